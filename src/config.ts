@@ -1,0 +1,71 @@
+/*
+ * Server configuration, read once from the environment. A bad value stops start-up with a message
+ * naming the variable, rather than surfacing later as a confusing request failure.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  staticBaseUrl: string | undefined;
+  /** Metres; nearby facilities at or beyond this distance are hidden. Undefined: every linked facility. */
+  amenitiesRadiusM: number | undefined;
+  /** Metres; the import links a project to every facility within this distance. */
+  facilityLinkRadiusM: number;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function positiveNumber(env: Env, name: string): number | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of metres, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const portRaw = read(env, 'PORT') ?? '8080';
+  const port = Number(portRaw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${portRaw}"`);
+
+  const databaseUrl = read(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
+  }
+
+  const staticBaseUrl = read(env, 'STATIC_BASE_URL');
+  if (staticBaseUrl) {
+    try {
+      new URL(staticBaseUrl);
+    } catch {
+      throw new ConfigError(`STATIC_BASE_URL must be an absolute URL, got "${staticBaseUrl}"`);
+    }
+  }
+
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+
+  return {
+    port,
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl,
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    staticBaseUrl,
+    amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
+    facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
+    logLevel,
+  };
+}

@@ -1,0 +1,353 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/*
+ * Kysely's view of the tables created by the migrations. Numeric and bigint columns are parsed to
+ * JavaScript numbers and timestamps to ISO strings by the drivers (see database.ts), so that is what
+ * the types say.
+ */
+type Timestamp = ColumnType<string, string | undefined, string>;
+type NullableTimestamp = ColumnType<string | null, string | null | undefined, string | null>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface FilesTable {
+  id: number;
+  path: string;
+  original_name: string | null;
+  storage_name: string | null;
+  mime_type: string | null;
+  size: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CompaniesTable {
+  id: number;
+  company_type: number;
+  company_name: string;
+  legal_name: string | null;
+  trade_license_code: string | null;
+  rera_license_code: string | null;
+  preferred_contact_email: string | null;
+  preferred_contact_phone: string | null;
+  office_address: string | null;
+  po_box_number: string | null;
+  logo_file_id: number | null;
+  organisation_description: string | null;
+  specialisation: number | null;
+  project_portfolio_url: string | null;
+  trade_license_document_verified: Generated<boolean>;
+  rera_certificate_verified: Generated<boolean>;
+  identification_document_verified: Generated<boolean>;
+  status: Generated<number>;
+  licence_status: 'approved' | 'pending' | 'rejected' | null;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: number;
+  name: string;
+  email: string;
+  status: Generated<number>;
+  type: Generated<number>;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SocialLinks {
+  [network: string]: string | undefined;
+}
+
+export interface CompanyMembersTable {
+  company_id: number;
+  user_id: number;
+  role: string;
+  contact_phone: string | null;
+  avatar_file_id: number | null;
+  social_links: Json<SocialLinks>;
+  languages: string[] | null;
+  bio: string | null;
+}
+
+export interface ContractsTable {
+  agency_id: number;
+  developer_id: number;
+  status: 'approved' | 'pending' | 'rejected';
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  company_id: number;
+  author_id: number;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  price_vector: ColumnType<number, number | undefined, number>;
+  status: Generated<number>;
+  allowed_domains: string[] | null;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AreasTable {
+  id: number;
+  name: string;
+  city: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UnitTagsTable {
+  id: number;
+  name: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectFeaturesTable {
+  id: number;
+  name: string;
+  type: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: number;
+  company_id: number;
+  author_id: number | null;
+  area_id: number | null;
+  name: string;
+  description: Generated<string>;
+  type: Generated<number>;
+  status: Generated<number>;
+  development_status: Generated<number>;
+  readiness_progress: Generated<number>;
+  total_floors: Generated<number>;
+  developer_registration_id: Generated<string>;
+  trakheesi_project_id: Generated<string>;
+  escrow_account: Generated<string>;
+  oqood_registration: Generated<string>;
+  launch_date: NullableTimestamp;
+  launch_time: string | null;
+  handover_date: NullableTimestamp;
+  resale_conditions: string | null;
+  floors_formula: string | null;
+  is_draft: Generated<boolean>;
+  is_branded: Generated<boolean>;
+  is_resale: Generated<boolean>;
+  service_charge: number | null;
+  currency: Generated<string>;
+  commission_type: number | null;
+  latitude: number | null;
+  longitude: number | null;
+  address: string | null;
+  floor_plan_file_id: number | null;
+  brochure_file_id: number | null;
+  general_plan_file_id: number | null;
+  tours: Generated<string[]>;
+  presentations: Generated<string[]>;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectPaymentPlansTable {
+  project_id: number;
+  position: number;
+  type: number;
+  percent: number;
+}
+
+export interface ProjectImagesTable {
+  project_id: number;
+  position: number;
+  file_id: number;
+}
+
+export interface ProjectFeatureLinksTable {
+  project_id: number;
+  feature_id: number;
+}
+
+export interface UnitsTable {
+  id: number;
+  project_id: number;
+  unit_number: string;
+  bedrooms: Generated<number>;
+  status: Generated<number>;
+  furnishing: Generated<number>;
+  parking: Generated<number>;
+  floor: Generated<number>;
+  price: number | null;
+  unit_area: Generated<number>;
+  plan_file_id: number | null;
+  deleted_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UnitTagLinksTable {
+  id: Generated<number>;
+  unit_id: number;
+  tag_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export type FacilityCategory =
+  | 'airports_ports'
+  | 'education'
+  | 'employment'
+  | 'healthcare'
+  | 'lifestyle'
+  | 'retail'
+  | 'transport'
+  | 'tourism';
+
+export interface FacilitiesTable {
+  id: Generated<number>;
+  category: FacilityCategory;
+  source_id: string;
+  data: Json<Record<string, unknown>>;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectFacilitiesTable {
+  project_id: number;
+  facility_id: number;
+  category: FacilityCategory;
+  distance_m: number;
+}
+
+export interface ClientsTable {
+  id: Generated<number>;
+  company_id: number;
+  first_name: string;
+  last_name: string | null;
+  email: string | null;
+  mobile_number: string | null;
+  mobile_digits: ColumnType<string, never, never>;
+  landline_number: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  country: string | null;
+  postcode: string | null;
+  social_links: Json<SocialLinks>;
+  property_types: ColumnType<number[], number[] | undefined, number[]>;
+  preferred_area_ids: ColumnType<number[], number[] | undefined, number[]>;
+  property_features: ColumnType<string[], string[] | undefined, string[]>;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface BoardStagesTable {
+  id: Generated<number>;
+  company_id: number;
+  name: string;
+  position: number;
+}
+
+export interface OfferStatusesTable {
+  id: number;
+  name: string;
+}
+
+export interface OpportunitiesTable {
+  id: Generated<number>;
+  company_id: number;
+  client_id: number;
+  stage_id: number;
+  author_id: number;
+  api_key_id: number | null;
+  unit_id: number | null;
+  name: string;
+  investment_type: number | null;
+  currency: string;
+  min_budget: number | null;
+  max_budget: number | null;
+  position: number;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OpportunityTagsTable {
+  opportunity_id: number;
+  tag_id: number;
+}
+
+export interface OpportunityProjectFeaturesTable {
+  opportunity_id: number;
+  feature_id: number;
+}
+
+export interface OffersTable {
+  id: Generated<number>;
+  uuid: string;
+  company_id: number;
+  author_id: number;
+  unit_id: number;
+  offer_status_id: number;
+  price: number | null;
+  language: string;
+  currency: string;
+  measure_units: number;
+  advisor_name: string;
+  advisor_email: string | null;
+  advisor_phone: string | null;
+  is_sent: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OfferOpportunitiesTable {
+  offer_id: number;
+  opportunity_id: number;
+}
+
+export interface IdempotencyKeysTable {
+  api_key_id: number;
+  key: string;
+  request_hash: string;
+  status_code: number | null;
+  response: Json<unknown> | null;
+  created_at: Timestamp;
+}
+
+export interface DB {
+  files: FilesTable;
+  companies: CompaniesTable;
+  users: UsersTable;
+  company_members: CompanyMembersTable;
+  contracts: ContractsTable;
+  api_keys: ApiKeysTable;
+  areas: AreasTable;
+  unit_tags: UnitTagsTable;
+  project_features: ProjectFeaturesTable;
+  projects: ProjectsTable;
+  project_payment_plans: ProjectPaymentPlansTable;
+  project_images: ProjectImagesTable;
+  project_feature_links: ProjectFeatureLinksTable;
+  units: UnitsTable;
+  unit_tag_links: UnitTagLinksTable;
+  facilities: FacilitiesTable;
+  project_facilities: ProjectFacilitiesTable;
+  clients: ClientsTable;
+  board_stages: BoardStagesTable;
+  offer_statuses: OfferStatusesTable;
+  opportunities: OpportunitiesTable;
+  opportunity_tags: OpportunityTagsTable;
+  opportunity_project_features: OpportunityProjectFeaturesTable;
+  offers: OffersTable;
+  offer_opportunities: OfferOpportunitiesTable;
+  idempotency_keys: IdempotencyKeysTable;
+}

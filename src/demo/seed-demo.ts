@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { importBundle, type ImportSummary } from '../import/import-bundle.js';
+import { createApiKey } from '../keys.js';
+import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from './demo-bundle.js';
+
+export async function catalogueIsEmpty(db: Kysely<DB>): Promise<boolean> {
+  const row = await db.selectFrom('projects').select('id').limit(1).executeTakeFirst();
+  return row === undefined;
+}
+
+/** Loads the demo catalogue through the bundle importer, like any other data. */
+export async function seedDemo(db: Kysely<DB>, options: { facilityLinkRadiusM: number; projects?: number }): Promise<ImportSummary> {
+  return importBundle(db, generateDemoBundle({ projects: options.projects }), { facilityLinkRadiusM: options.facilityLinkRadiusM });
+}
+
+export async function createDemoKey(db: Kysely<DB>): Promise<string> {
+  const { secret } = await createApiKey(db, { companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, name: 'Demo website' });
+  return secret;
+}

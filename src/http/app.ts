@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { findActiveKeyByHash } from '../queries/api-keys.js';
+import { authenticate, type KeyLookup } from './auth.js';
+import { ApiError, messages } from './errors.js';
+import { linkBuilder, type LinkBuilder } from './links.js';
+import { openApiOptions } from './openapi.js';
+import { applicationRoutes } from './routes/applications.js';
+import { healthRoutes } from './routes/health.js';
+import { projectRoutes } from './routes/projects.js';
+import { referenceRoutes } from './routes/reference.js';
+import { unitRoutes } from './routes/units.js';
+import { whoAmIRoutes } from './routes/whoami.js';
+import { ErrorEnvelope } from './schemas/envelope.js';
+import { describeValidationError, validatorCompiler } from './validation.js';
+
+/** What the routes need from the outside world. */
+export interface AppDeps {
+  database: Database;
+  config: Config;
+  links: LinkBuilder;
+}
+
+export interface BuildAppOptions {
+  database: Database;
+  config: Config;
+  /** false silences logging (tests); default: pino at config.logLevel. */
+  logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
+  /** Replaces the key lookup (e.g. with a cached one). */
+  keyLookup?: KeyLookup;
+}
+
+export type App = FastifyInstance;
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { database, config } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            stream: options.logStream,
+            serializers: {
+              req: (req) => ({ method: req.method, url: req.url, remoteAddress: req.ip, headers: req.headers }),
+            },
+            // Keys are secrets: request headers are logged for support, with the key headers censored.
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'], censor: '[redacted]' },
+          },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestTimeout: 30_000,
+    bodyLimit: 64 * 1024,
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar)));
+  app.addSchema(ErrorEnvelope);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    const { statusCode, message, headers } = toErrorResponse(error);
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    else request.log.info({ statusCode, message }, 'request rejected');
+    reply.headers(headers).status(statusCode).send({ status: 'error', message });
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send({ status: 'error', message: messages.routeNotFound });
+  });
+
+  await app.register(cors, {
+    origin: true,
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['X-API-Key', 'Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    maxAge: 600,
+  });
+  await app.register(swagger, openApiOptions);
+
+  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl) };
+  const lookup = options.keyLookup ?? ((hash: string) => findActiveKeyByHash(database.db, hash));
+
+  await app.register(healthRoutes, deps);
+  await app.register(async (api) => {
+    api.decorateRequest('auth', null as never);
+    api.addHook('onRequest', authenticate(lookup));
+    await api.register(whoAmIRoutes, deps);
+    await api.register(referenceRoutes, deps);
+    await api.register(projectRoutes, deps);
+    await api.register(unitRoutes, deps);
+    await api.register(applicationRoutes, deps);
+  });
+
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true }));
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { url: '/openapi.json', title: 'Catalogue API' },
+    hooks: {
+      onRequest: async (_request, reply) => {
+        reply.headers({
+          'x-content-type-options': 'nosniff',
+          'x-frame-options': 'DENY',
+          'referrer-policy': 'no-referrer',
+        });
+      },
+    },
+  });
+
+  return app;
+}
+
+/** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
+function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
+  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
+  const code = (error as FastifyError).code;
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { statusCode: 400, message: messages.bodyTooLarge, headers: {} };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { statusCode: 400, message: messages.jsonContentType, headers: {} };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { statusCode: 400, message: messages.invalidJson, headers: {} };
+  }
+  const statusCode = (error as FastifyError).statusCode ?? 500;
+  if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
+  if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
+  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: 'bad request', headers: {} };
+  return { statusCode: 500, message: messages.internal, headers: {} };
+}

@@ -1,0 +1,72 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+
+/*
+ * The OpenAPI 3.1 document is generated from the route schemas; this file only adds what no route
+ * schema can say: the overview, security schemes and the decisions taken where the specification
+ * leaves a point open ("not shown").
+ */
+const description = `
+Partner read access to the catalogue of off-plan and ready projects in the UAE, with every price in
+the agency's own prices, and one write operation: an end client's application for a unit, recorded in
+the agency's CRM as client + opportunity + draft offer, all or nothing.
+
+## Authentication
+Send the agency API key as \`X-API-Key: <key>\` or \`Authorization: Bearer <key>\` (a bare
+\`Authorization: <key>\` works too). When an \`Authorization\` header with the Bearer scheme (or no
+scheme) is present it is used; any other scheme is ignored and \`X-API-Key\` is read. Keys look like
+\`ck_\` followed by 64 lowercase hexadecimal characters. Checks run in this order: missing key (401
+\`missing api key\`), unknown, malformed, revoked or deleted key (401 \`invalid api key\`), the key's
+domain list against the host of \`Origin\` (or \`Referer\`) (403 \`origin is not allowed for this api
+key\`), the agency's licence (403 \`agency license is required: upload a company license and wait for
+its approval\`).
+
+## Envelope
+Every response is \`{"status":"success","data":...}\` or \`{"status":"error","message":"..."}\`,
+including unknown routes (404 \`route not found\`) and malformed requests (400, the message names the
+parameter or field). Every response carries an \`X-Request-Id\` header (a valid incoming
+\`X-Request-Id\` is echoed); quote it when reporting a problem.
+
+## Prices
+Every price is the base price times the key's \`price_factor\` (1 + price_vector/100), rounded half
+away from zero to 2 decimals. Price filter bounds are in the same prices and compared against exactly
+that rounded figure, so a unit shown at price P is matched by \`price_min=P&price_max=P\`.
+
+## Decisions where the specification is open
+- Success status of every read operation: **200**. The application answers **201**.
+- 404 messages: \`project not found\` for projects and their contacts, \`unit not found\` for units and
+  applications, \`route not found\` for unknown paths. The same message is given whatever the cause
+  (unknown id, draft, deleted, developer without an approved contract), so a key learns nothing about
+  what it may not see.
+- Unknown query parameters and unknown body fields are rejected with 400 naming them, so a misspelt
+  filter never silently returns the whole catalogue.
+- \`GET /projects/list\` returns its entries in \`data.items\`, like \`GET /companies\`.
+- The nearby facilities of a project are in \`nearby_facilities\`, an object with one array per category
+  (\`airports_ports\`, \`education\`, \`employment\`, \`healthcare\`, \`lifestyle\`, \`retail\`,
+  \`transport\`, \`tourism\`); each entry is \`{distance, facility}\`, sorted by distance.
+- Reads keep working for a key whose agency or author was removed; only the application answers 401
+  \`api key author is gone\`, as specified.
+`.trim();
+
+export const openApiOptions: SwaggerOptions = {
+  openapi: {
+    openapi: '3.1.0',
+    info: { title: 'Catalogue API', version: '1.0.0', description },
+    components: {
+      securitySchemes: {
+        ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Agency API key.' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'Agency API key as a bearer token.' },
+      },
+    },
+    security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+    tags: [
+      { name: 'Key', description: 'The API key itself.' },
+      { name: 'Catalogue', description: 'Projects, units and developers visible to the key.' },
+      { name: 'Reference', description: 'Reference lists used by filters and applications.' },
+      { name: 'Applications', description: 'Send an end client\u2019s application into the agency CRM.' },
+      { name: 'Service', description: 'Routes that need no key.' },
+    ],
+  },
+  refResolver: {
+    buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+  },
+};

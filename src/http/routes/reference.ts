@@ -1,0 +1,82 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listAreas, listProjectFeatures, listUnitTags, listVisibleDevelopers } from '../../queries/reference.js';
+import type { AppDeps } from '../app.js';
+import { ok, responses, Success } from '../schemas/envelope.js';
+import { Area, Developer, ProjectFeatureSections, UnitTag } from '../schemas/reference.js';
+
+export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
+  app.get(
+    '/companies',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Developers with published projects',
+        description: 'Developer companies (company_type 3) with an approved contract with the key\u2019s agency that own at least one published project, sorted by name. Intended for the `developer_ids` filter of GET /projects.',
+        response: responses({ 200: Success(Type.Object({ items: Type.Array(Developer) })) }),
+      },
+    },
+    async (request) => {
+      const rows = await listVisibleDevelopers(db, request.auth);
+      return ok({ items: rows.map((row) => ({ id: row.id, name: row.name, logo: links(row.logo_path) })) });
+    },
+  );
+
+  app.get(
+    '/areas',
+    {
+      schema: {
+        tags: ['Reference'],
+        summary: 'Areas',
+        description: 'Every area, sorted by city and then name.',
+        querystring: Type.Object(
+          { city: Type.Optional(Type.String({ maxLength: 255, description: 'Exact city, case-insensitive (e.g. `dubai`).' })) },
+          { additionalProperties: false },
+        ),
+        response: responses({ 200: Success(Type.Array(Area)) }),
+      },
+    },
+    async (request) => ok(await listAreas(db, request.query.city)),
+  );
+
+  app.get(
+    '/preferences',
+    {
+      schema: {
+        tags: ['Reference'],
+        summary: 'Unit tags',
+        description: 'Every unit tag, sorted by name. Used by `unit_preference_ids` and by applications.',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: responses({ 200: Success(Type.Array(UnitTag)) }),
+      },
+    },
+    async () => ok(await listUnitTags(db)),
+  );
+
+  app.get(
+    '/project-preferences',
+    {
+      schema: {
+        tags: ['Reference'],
+        summary: 'Project features and amenities',
+        description: 'Every project feature and amenity, each section sorted by name. With `type`, the other section is an empty array.',
+        querystring: Type.Object(
+          { type: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 features only, 2 amenities only', 'x-error-message': 'must be 1 (features) or 2 (amenities)' })) },
+          { additionalProperties: false },
+        ),
+        response: responses({ 200: Success(ProjectFeatureSections) }),
+      },
+    },
+    async (request) => {
+      const rows = await listProjectFeatures(db, request.query.type);
+      return ok({
+        features: rows.filter((row) => row.type === 1).map(toFeature),
+        amenities: rows.filter((row) => row.type === 2).map(toFeature),
+      });
+    },
+  );
+};
+
+function toFeature(row: { id: number; name: string; type: number }) {
+  return { id: row.id, name: row.name, type: row.type as 1 | 2 };
+}

@@ -1,0 +1,117 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { messages } from './errors.js';
+
+/*
+ * Request validation. Query strings and path parameters arrive as text, so they are coerced to the
+ * declared types; JSON bodies are not coerced (a number sent as "12" is an error the integrator should
+ * see). Unknown properties are rejected everywhere, so a misspelt filter never silently returns
+ * everything. A schema may carry `x-error-message` to replace ajv's wording for its own failures.
+ */
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    verbose: true,
+    strict: false,
+  });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-error-message', schemaType: 'string' });
+  return ajv;
+}
+
+const textAjv = makeAjv(true);
+const bodyAjv = makeAjv(false);
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ValidateFunction;
+};
+
+const partNames: Record<string, string> = {
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+  body: 'field',
+};
+
+/** `/client/first_name` -> `client.first_name`; array indexes stay as `[3]`. */
+function pointerToPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
+}
+
+function join(path: string, child: string): string {
+  return path ? `${path}.${child}` : child;
+}
+
+export function describeValidationError(errors: ErrorObject[], dataVar: string): string {
+  const error = errors[0];
+  if (!error) return `invalid ${partNames[dataVar] ?? dataVar}`;
+  const path = pointerToPath(error.instancePath);
+  if (dataVar === 'params' && (path === 'id' || path === '')) return messages.badId;
+
+  const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-error-message'];
+  if (typeof custom === 'string' && error.keyword !== 'required' && error.keyword !== 'additionalProperties') {
+    return `${path} ${custom}`;
+  }
+
+  const subject = path || (dataVar === 'body' ? 'body' : partNames[dataVar] ?? dataVar);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${join(path, String(params.missingProperty))} is required`;
+    case 'additionalProperties':
+      return dataVar === 'querystring'
+        ? `unknown query parameter: ${String(params.additionalProperty)}`
+        : `unknown ${partNames[dataVar] ?? 'property'}: ${join(path, String(params.additionalProperty))}`;
+    case 'type':
+      return `${subject} must be ${articleFor(String(params.type))}`;
+    case 'maxLength':
+      return `${subject} must be at most ${String(params.limit)} characters`;
+    case 'minLength':
+      return Number(params.limit) === 1 ? `${subject} must not be empty` : `${subject} must be at least ${String(params.limit)} characters`;
+    case 'maxItems':
+      return `${subject} must have at most ${String(params.limit)} items`;
+    case 'minimum':
+      return `${subject} must be at least ${String(params.limit)}`;
+    case 'maximum':
+      return `${subject} must be at most ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `${subject} must be greater than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `${subject} must be less than ${String(params.limit)}`;
+    case 'enum':
+      return `${subject} must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `${subject} must be ${String(params.allowedValue)}`;
+    case 'format':
+      return `${subject} must be a valid ${String(params.format)}`;
+    default:
+      return `${subject} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function articleFor(type: string): string {
+  const names: Record<string, string> = {
+    integer: 'an integer',
+    number: 'a number',
+    string: 'a string',
+    boolean: 'a boolean (true or false)',
+    object: 'an object',
+    array: 'an array',
+    null: 'null',
+  };
+  return type
+    .split(',')
+    .map((t) => names[t] ?? t)
+    .join(' or ');
+}

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { DB } from './db/schema.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './domain/api-key.js';
+import { isValidPriceVector } from './domain/pricing.js';
+import { normaliseDomain } from './domain/origin.js';
+import { assertKeyOwner, insertKey, KeyAdminError, type KeyListing, type NewKey } from './queries/api-keys.js';
+
+/*
+ * Issuing keys: the secret is generated here, returned once, and only its SHA-256 is stored.
+ */
+export async function createApiKey(db: Kysely<DB>, input: NewKey): Promise<{ secret: string; key: KeyListing }> {
+  validateKeyFields(input);
+  await assertKeyOwner(db, input.companyId, input.authorId);
+  const secret = generateApiKey();
+  const key = await insertKey(db, { ...input, domains: input.domains ?? null, keyHash: hashApiKey(secret), keyPrefix: displayPrefix(secret) });
+  return { secret, key };
+}
+
+export function validateKeyFields(input: { name?: string; priceVector?: number; domains?: string[] | null }): void {
+  if (input.name !== undefined && !input.name.trim()) throw new KeyAdminError('name must not be empty');
+  if (input.priceVector !== undefined && !isValidPriceVector(input.priceVector)) {
+    throw new KeyAdminError('price vector must be a number greater than -100 and at most 100');
+  }
+  for (const domain of input.domains ?? []) {
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(normaliseDomain(domain))) {
+      throw new KeyAdminError(`"${domain}" is not a domain name (give hosts only, e.g. www.agency.ae)`);
+    }
+  }
+}
+
+/** `a.com, b.com` -> ['a.com', 'b.com']; an empty string clears the list. */
+export function parseDomainList(value: string): string[] | null {
+  const domains = value.split(',').map(normaliseDomain).filter(Boolean);
+  return domains.length ? [...new Set(domains)] : null;
+}
