@@ -15,7 +15,8 @@ export async function startServer(config: Config, beforeListen?: (database: Data
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(database.db);
   if (beforeListen) await beforeListen(database);
-  const app = await buildApp({ database, config });
+  // Key changes (revocation, price vector, contracts) reach every instance within 5 seconds.
+  const app = await buildApp({ database, config, keyCacheTtlMs: 5_000 });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -9,6 +9,7 @@ import type { Database } from '../db/database.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
 import { authenticate, type KeyLookup } from './auth.js';
 import { ApiError, messages } from './errors.js';
+import { cachedKeyLookup } from './key-cache.js';
 import { linkBuilder, type LinkBuilder } from './links.js';
 import { openApiOptions } from './openapi.js';
 import { applicationRoutes } from './routes/applications.js';
@@ -34,8 +35,10 @@ export interface BuildAppOptions {
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: { write(line: string): void };
-  /** Replaces the key lookup (e.g. with a cached one). */
+  /** Replaces the key lookup (tests inject failures this way). */
   keyLookup?: KeyLookup;
+  /** Remember key lookups this long (ms) per process; 0 (the default) looks up every request. */
+  keyCacheTtlMs?: number;
 }
 
 export type App = FastifyInstance;
@@ -95,7 +98,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swagger, openApiOptions);
 
   const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl) };
-  const lookup = options.keyLookup ?? ((hash: string) => findActiveKeyByHash(database.db, hash));
+  const uncached = options.keyLookup ?? ((hash: string) => findActiveKeyByHash(database.db, hash));
+  const lookup = options.keyCacheTtlMs ? cachedKeyLookup(uncached, { ttlMs: options.keyCacheTtlMs }) : uncached;
 
   await app.register(healthRoutes, deps);
   await app.register(async (api) => {

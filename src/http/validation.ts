@@ -54,10 +54,34 @@ function join(path: string, child: string): string {
 }
 
 export function describeValidationError(errors: ErrorObject[], dataVar: string): string {
-  const error = errors[0];
-  if (!error) return `invalid ${partNames[dataVar] ?? dataVar}`;
+  if (errors.length === 0) return `invalid ${partNames[dataVar] ?? dataVar}`;
+  if (dataVar === 'params') return messages.badId;
+  const union = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (union) return describeUnionError(union, errors, dataVar);
+  return describeOne(errors[0], dataVar);
+}
+
+/*
+ * A union (nullable field, set of literals) fails once per branch. Say what the union accepts, unless
+ * one branch got far enough to fail on something more specific than its type (e.g. a too-long string
+ * for a nullable string): then that is the useful message.
+ */
+function describeUnionError(union: ErrorObject, errors: ErrorObject[], dataVar: string): string {
+  const path = pointerToPath(union.instancePath);
+  const custom = (union.parentSchema as Record<string, unknown> | undefined)?.['x-error-message'];
+  if (typeof custom === 'string') return `${path} ${custom}`;
+  const branches = errors.filter((e) => e !== union && e.instancePath === union.instancePath);
+  const specific = errors.find((e) => e !== union && e.keyword !== 'type' && e.keyword !== 'const' && e.keyword !== 'anyOf' && e.keyword !== 'oneOf');
+  if (specific) return describeOne(specific, dataVar);
+  const constants = branches.filter((e) => e.keyword === 'const').map((e) => String((e.params as { allowedValue: unknown }).allowedValue));
+  const types = branches.filter((e) => e.keyword === 'type').map((e) => String((e.params as { type: unknown }).type));
+  const subject = path || 'value';
+  if (constants.length && !types.length) return `${subject} must be one of: ${constants.join(', ')}`;
+  return `${subject} must be ${[...new Set([...types.map(articleFor), ...constants])].join(' or ')}`;
+}
+
+function describeOne(error: ErrorObject, dataVar: string): string {
   const path = pointerToPath(error.instancePath);
-  if (dataVar === 'params' && (path === 'id' || path === '')) return messages.badId;
 
   const custom = (error.parentSchema as Record<string, unknown> | undefined)?.['x-error-message'];
   if (typeof custom === 'string' && error.keyword !== 'required' && error.keyword !== 'additionalProperties') {

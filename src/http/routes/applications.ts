@@ -1,5 +1,107 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApplicationRejected, type RejectionReason } from '../../domain/application-merge.js';
+import { requestHash } from '../../domain/idempotency.js';
+import { submitApplication } from '../../queries/applications.js';
 import type { AppDeps } from '../app.js';
+import { requireLiveAuthor } from '../auth.js';
+import { ApiError, messages } from '../errors.js';
+import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResult } from '../schemas/applications.js';
+import { ok, responses, Success } from '../schemas/envelope.js';
+import { IdParams } from '../schemas/params.js';
 
-// Not built yet: see the open issue for this part of the API.
-export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async () => {};
+const description = `
+Records an end client's enquiry about a unit in the CRM of the key's agency, in one transaction (all
+or nothing): the client (an existing client of the agency with the same email, case-insensitive, or
+the same mobile digits is reused unchanged), a new opportunity in the first stage of the agency's board
+(at the end of the column), a draft offer for the unit (first offer status, unit price in the key's
+prices, \`is_sent\` false, the key's author as advisor) and the link between offer and opportunity.
+
+The request must be \`Content-Type: application/json\` and at most 64 KiB; a larger body, malformed
+JSON or another content type gives 400. Unknown fields give 400.
+
+Interests: explicit values are kept and, with \`preferences.based_on_unit\`, the unit's data is added
+after them without duplicates. The budget is not merged: an explicit bound always wins; the unit price
+fills a missing bound only when the range stays ordered. Explicit bounds with \`min_budget\` greater than
+\`max_budget\` give 400.
+
+Decisions where the specification is open:
+- \`currency\` must be exactly \`AED\` or \`USD\` (upper-case); other values, \`aed\` included, give 400.
+  Prices and budgets are not converted between currencies.
+- \`language\`: letters, digits, \`-\` and \`_\` only (e.g. \`en\`, \`en-GB\`), stored lower-cased.
+- Names and email are stored without surrounding whitespace; a blank \`last_name\` is stored as null.
+  \`mobile_number\` must contain at least one digit.
+- Budget bounds and \`property_types\` values must not be negative; reference ids are at least 1.
+- An agency whose board has no stage gets a stage \`New\` at position 0, created in the same transaction.
+- A unit without a price gives an offer with \`price\` null and derives no budget.
+- The operation is not idempotent unless the optional \`Idempotency-Key\` header is sent; a 500 after
+  which the outcome is unknown can then be retried safely with the same key and body.
+`.trim();
+
+export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db } }) => {
+  // Only JSON is accepted: without this, Fastify's built-in text/plain parser would hand a string to
+  // the validator. Encapsulated, so it only affects this route.
+  app.removeContentTypeParser('text/plain');
+
+  app.post(
+    '/units/:id/applications',
+    {
+      bodyLimit: APPLICATION_BODY_LIMIT,
+      // Before the body is read: a key whose agency or author is gone is a configuration problem (401)
+      // whatever the body says.
+      onRequest: async (request) => requireLiveAuthor(request.auth),
+      schema: {
+        tags: ['Applications'],
+        summary: 'Submit an end-client application',
+        description,
+        params: IdParams,
+        headers: ApplicationHeaders,
+        body: ApplicationBody,
+        response: responses({ 201: Success(ApplicationResult) }, [404, 409], {
+          400: 'Invalid request: body not JSON, larger than 64 KiB or of another content type; a field over its limit, an unknown reference id, an inverted budget, `client.email or client.mobile_number is required`. The message names the field.',
+          401: 'Missing or invalid API key (`missing api key`, `invalid api key`), or `api key author is gone` when the key\u2019s agency or author was removed. Retrying does not help.',
+          404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
+          409: 'Idempotency-Key conflict: reused with a different body or unit, or the first request with this key is still running.',
+          500: '`internal server error` (unexpected, logged), or `offer status catalogue is empty` (reference data not configured; retrying does not help). Nothing was written. Retrying without an Idempotency-Key after an ambiguous failure can create a duplicate opportunity and offer.',
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const idempotencyKey = request.headers['idempotency-key'];
+      try {
+        const outcome = await submitApplication(db, {
+          unitId: id,
+          request: request.body,
+          key: request.auth,
+          idempotency:
+            idempotencyKey === undefined
+              ? undefined
+              : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${id}/applications`, request.body) },
+        });
+        // Only 201 responses are ever stored for replay.
+        reply.code(outcome.statusCode as 201);
+        return ok(outcome.data);
+      } catch (error) {
+        if (error instanceof ApplicationRejected) throw toApiError(error.reason);
+        throw error;
+      }
+    },
+  );
+};
+
+function toApiError(reason: RejectionReason): ApiError {
+  switch (reason.code) {
+    case 'invalid':
+      return new ApiError(400, reason.message);
+    case 'unit_not_found':
+      return new ApiError(404, messages.unitNotFound);
+    case 'author_gone':
+      return new ApiError(401, messages.authorGone);
+    case 'offer_status_catalogue_empty':
+      return new ApiError(500, messages.offerStatusCatalogueEmpty);
+    case 'idempotency_mismatch':
+      return new ApiError(409, messages.idempotencyMismatch);
+    case 'idempotency_in_flight':
+      return new ApiError(409, messages.idempotencyInFlight, { 'retry-after': '5' });
+  }
+}

@@ -1,5 +1,227 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FilterError, parseProjectsQuery, type ProjectsPage } from '../../domain/project-filters.js';
+import { findProjectContacts } from '../../queries/contacts.js';
+import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../queries/project-detail.js';
+import { listAllProjects, listProjects, type FeatureRow } from '../../queries/projects.js';
 import type { AppDeps } from '../app.js';
+import { badRequest, notFound, messages } from '../errors.js';
+import type { LinkBuilder } from '../links.js';
+import { ok, responses, Success } from '../schemas/envelope.js';
+import { IdParams } from '../schemas/params.js';
+import {
+  FACILITY_CATEGORIES,
+  FlatProjectList,
+  ProjectContacts,
+  ProjectDetail,
+  ProjectsPageSchema,
+  ProjectsQuery,
+  SOCIAL_NETWORKS,
+} from '../schemas/projects.js';
 
-// Not built yet: see the open issue for this part of the API.
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async () => {};
+const NoQuery = Type.Object({}, { additionalProperties: false });
+
+const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
+
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, config, links }) => {
+  app.get(
+    '/projects',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Search projects',
+        description:
+          'Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are ordered by name, then ' +
+          'id, so paging with the same filters never repeats or skips a project; stop when `offset` + number of items >= `total`. ' +
+          'Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, ' +
+          '`unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key\u2019s prices.',
+        querystring: ProjectsQuery,
+        response: responses({ 200: Success(ProjectsPageSchema) }),
+      },
+    },
+    async (request) => {
+      const page = parseOrReject(() => parseProjectsQuery(request.query));
+      const result = await listProjects(db, request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+      return ok({
+        total: result.total,
+        items: result.items.map((row) => ({
+          id: row.id,
+          name: row.name,
+          status: row.status,
+          development_status: row.development_status,
+          is_branded: row.is_branded,
+          is_resale: row.is_resale,
+          is_escrow: row.is_escrow,
+          handover_date: row.handover_date,
+          price_from: row.price_from,
+          size_from: row.size_from,
+          currency: row.currency,
+          logo: links(row.logo_path),
+          company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
+          payment_plans: row.payment_plans.map(toPaymentPlan),
+          preferences: toPreferences(row.features),
+        })),
+      });
+    },
+  );
+
+  app.get(
+    '/projects/list',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'All published projects (flat)',
+        description: 'Every published project of a contracted developer as `{id, name, logo}`, sorted by name, then id. No parameters, no pagination.',
+        querystring: NoQuery,
+        response: responses({ 200: Success(FlatProjectList) }),
+      },
+    },
+    async (request) => {
+      const rows = await listAllProjects(db, request.auth);
+      return ok({ items: rows.map((row) => ({ id: row.id, name: row.name, logo: links(row.logo_path) })) });
+    },
+  );
+
+  app.get(
+    '/projects/:id',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Project detail',
+        description:
+          'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices), features and amenities, and ' +
+          'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set).',
+        params: IdParams,
+        querystring: NoQuery,
+        response: responses({ 200: Success(ProjectDetail) }, [404], notFoundDescription),
+      },
+    },
+    async (request) => {
+      const row = await findProjectDetail(db, request.auth, request.params.id, config.amenitiesRadiusM);
+      if (!row) throw notFound(messages.projectNotFound);
+      return ok(toProjectDetail(row, links));
+    },
+  );
+
+  app.get(
+    '/projects/:id/contacts',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        summary: 'Project contacts',
+        description: 'The developer that owns the project and its staff (members with the role `ceo` and deleted users are left out).',
+        params: IdParams,
+        querystring: NoQuery,
+        response: responses({ 200: Success(ProjectContacts) }, [404], notFoundDescription),
+      },
+    },
+    async (request) => {
+      const row = await findProjectContacts(db, request.auth, request.params.id);
+      if (!row) throw notFound(messages.projectNotFound);
+      return ok({
+        company: { id: row.company_id, name: row.company_name, avatar: links(row.company_logo_path) },
+        workers: row.workers.map((worker) => ({
+          user_id: worker.user_id,
+          name: worker.name,
+          email: worker.email,
+          role: worker.role,
+          avatar: links(worker.avatar_path),
+          contact_phone: worker.contact_phone,
+          social_links: Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, stringOr(worker.social_links?.[network])])) as Record<
+            (typeof SOCIAL_NETWORKS)[number],
+            string
+          >,
+          languages: worker.languages,
+          bio: worker.bio,
+        })),
+      });
+    },
+  );
+};
+
+function parseOrReject(parse: () => ProjectsPage): ProjectsPage {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof FilterError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+function toPaymentPlan(plan: { type: number; percent: number }) {
+  return { type: plan.type as 1 | 2 | 3, percent: Number(plan.percent) };
+}
+
+function toPreferences(features: FeatureRow[]) {
+  const toFeature = (row: FeatureRow) => ({ id: row.id, name: row.name, type: row.type as 1 | 2 });
+  return {
+    features: features.filter((row) => row.type === 1).map(toFeature),
+    amenities: features.filter((row) => row.type === 2).map(toFeature),
+  };
+}
+
+export function toFileObject(file: FileRow, links: LinkBuilder) {
+  return { ...file, url: links(file.path)! };
+}
+
+function toProjectDetail(row: ProjectDetailRow, links: LinkBuilder) {
+  const file = (value: FileRow | null) => (value ? toFileObject(value, links) : null);
+  const nearby = Object.fromEntries(FACILITY_CATEGORIES.map((category) => [category, [] as { distance: number; facility: Record<string, unknown> }[]]));
+  for (const entry of row.nearby) nearby[entry.category]?.push({ distance: entry.distance, facility: entry.facility });
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    status: row.status,
+    development_status: row.development_status,
+    is_draft: false as const,
+    is_branded: row.is_branded,
+    is_resale: row.is_resale,
+    is_escrow: row.is_escrow,
+    area_name: row.area_name,
+    area_city: row.area_city,
+    handover_date: row.handover_date,
+    launch_date: row.launch_date,
+    launch_time: row.launch_time,
+    readiness_progress: row.readiness_progress,
+    total_floors: row.total_floors,
+    developer_registration_id: row.developer_registration_id,
+    trakheesi_project_id: row.trakheesi_project_id,
+    escrow_account: row.escrow_account,
+    oqood_registration: row.oqood_registration,
+    resale_conditions: row.resale_conditions,
+    floors_formula: row.floors_formula,
+    price_from: row.price_from,
+    size_from: row.size_from,
+    logo: links(row.logo_path),
+    company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
+    location: {
+      area_id: row.area_id,
+      area_name: row.area_name,
+      area_city: row.area_city,
+      address: row.address,
+      latitude: row.latitude,
+      longitude: row.longitude,
+    },
+    cost: { currency: row.currency, commission_type: row.commission_type, service_charge: row.service_charge },
+    payment_plans: row.payment_plans.map(toPaymentPlan),
+    media: {
+      images: row.images.map((image) => ({ id: image.file.id, position: image.position, file: toFileObject(image.file, links) })),
+      tours: row.tours,
+      presentations: row.presentations,
+      floor_plan_file: file(row.floor_plan_file),
+      brochure_file: file(row.brochure_file),
+      general_plan_file: file(row.general_plan_file),
+    },
+    units: row.units,
+    preferences: toPreferences(row.features),
+    nearby_facilities: nearby as Record<(typeof FACILITY_CATEGORIES)[number], { distance: number; facility: Record<string, unknown> }[]>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

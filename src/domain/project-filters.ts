@@ -1,0 +1,337 @@
+import type { FacilityCategory } from '../db/schema.js';
+
+/*
+ * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
+ * scalars (numbers, integers, booleans) and checks their declared ranges; everything a JSON schema
+ * cannot express well is checked here: CSV lists and their items, parameters that only make sense
+ * together, dates in two notations, non-finite numbers. Every failure names its parameter.
+ */
+
+export class FilterError extends Error {
+  override name = 'FilterError';
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The raw query as the route schema hands it over (CSV lists still text). */
+export interface ProjectsQueryInput {
+  search?: string;
+  developer_ids?: string;
+  unit_types?: string;
+  development_status?: string;
+  bedrooms?: string;
+  statuses?: string;
+  price_min?: number;
+  price_max?: number;
+  price_per_ft2_min?: number;
+  price_per_ft2_max?: number;
+  price_per_m2_min?: number;
+  price_per_m2_max?: number;
+  size_min?: number;
+  size_max?: number;
+  parking_min?: number;
+  is_branded?: boolean;
+  is_resale?: boolean;
+  is_escrow?: boolean;
+  handover_from?: string;
+  handover_to?: string;
+  payment_max_pre_handover?: number;
+  payment_min_after_handover?: number;
+  payment_only_post_handover?: boolean;
+  lat?: number;
+  lng?: number;
+  radius_km?: number;
+  near_airport?: boolean;
+  near_education?: boolean;
+  near_employment?: boolean;
+  near_healthcare?: boolean;
+  near_lifestyle?: boolean;
+  near_retail?: boolean;
+  near_transport?: boolean;
+  near_tourism?: boolean;
+  preference_ids?: string;
+  unit_preference_ids?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface Range {
+  min?: number;
+  max?: number;
+}
+
+export interface GeoFilter {
+  lat: number;
+  lng: number;
+  radiusM: number;
+  /** A box that contains the circle; only a cheap pre-filter, the great-circle distance decides. */
+  box: GeoBox;
+}
+
+export interface GeoBox {
+  minLat: number;
+  maxLat: number;
+  /** Absent when the circle covers a pole or crosses the antimeridian: no longitude pre-filter then. */
+  minLng?: number;
+  maxLng?: number;
+}
+
+/** Unit-level predicates: all of them must hold for one and the same unit of the project. */
+export interface UnitFilters {
+  bedrooms?: number[];
+  /** True when `5` was asked for: it means five bedrooms or more. */
+  bedroomsFiveOrMore?: boolean;
+  statuses?: number[];
+  price?: Range;
+  pricePerFt2?: Range;
+  pricePerM2?: Range;
+  size?: Range;
+  parkingMin?: number;
+  tagIds?: number[];
+}
+
+export interface HandoverBound {
+  /** RFC 3339 instant (UTC). */
+  at: string;
+  inclusive: boolean;
+}
+
+export interface ProjectFilters {
+  search?: string;
+  developerIds?: number[];
+  unitTypes?: number[];
+  developmentStatuses?: number[];
+  isBranded?: boolean;
+  isResale?: boolean;
+  isEscrow?: boolean;
+  handoverFrom?: HandoverBound;
+  handoverTo?: HandoverBound;
+  paymentMaxPreHandover?: number;
+  paymentMinAfterHandover?: number;
+  paymentOnlyPostHandover?: boolean;
+  geo?: GeoFilter;
+  nearCategories: FacilityCategory[];
+  featureIds?: number[];
+  /** Undefined when no unit-level parameter was given (no EXISTS over units at all then). */
+  units?: UnitFilters;
+}
+
+export interface ProjectsPage {
+  filters: ProjectFilters;
+  limit: number;
+  offset: number;
+}
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+export const MAX_CSV_ITEMS = 100;
+export const EARTH_RADIUS_M = 6371008.8;
+const INT32_MAX = 2147483647;
+
+/** near_<name> query parameter -> facility category. */
+export const NEAR_PARAMETERS = {
+  near_airport: 'airports_ports',
+  near_education: 'education',
+  near_employment: 'employment',
+  near_healthcare: 'healthcare',
+  near_lifestyle: 'lifestyle',
+  near_retail: 'retail',
+  near_transport: 'transport',
+  near_tourism: 'tourism',
+} as const satisfies Record<string, FacilityCategory>;
+
+interface CsvRule {
+  min: number;
+  max: number;
+  describe: string;
+}
+
+const CSV_RULES = {
+  developer_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (developer company ids)' },
+  unit_types: { min: 1, max: INT32_MAX, describe: 'positive integers (project types)' },
+  development_status: { min: 1, max: 3, describe: 'integers from 1 to 3' },
+  bedrooms: { min: 0, max: 5, describe: 'integers from 0 to 5 (0 = studio, 5 = five or more)' },
+  statuses: { min: 1, max: 5, describe: 'integers from 1 to 5' },
+  preference_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (project feature/amenity ids)' },
+  unit_preference_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (unit tag ids)' },
+} as const satisfies Record<string, CsvRule>;
+
+type CsvParameter = keyof typeof CSV_RULES;
+
+/** `1, 2,2` -> [1, 2]; anything else than a list of integers in range is an error naming the parameter. */
+export function parseCsv(parameter: CsvParameter, raw: string): number[] {
+  const rule: CsvRule = CSV_RULES[parameter];
+  const fail = () => new FilterError(parameter, `${parameter} must be a comma-separated list of ${rule.describe}`);
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > MAX_CSV_ITEMS) throw new FilterError(parameter, `${parameter} must have at most ${MAX_CSV_ITEMS} items`);
+  const values = new Set<number>();
+  for (const part of parts) {
+    if (!/^\d{1,10}$/.test(part)) throw fail();
+    const value = Number(part);
+    if (value < rule.min || value > rule.max) throw fail();
+    values.add(value);
+  }
+  return [...values].sort((a, b) => a - b);
+}
+
+function finite(parameter: string, value: number | undefined): number | undefined {
+  if (value !== undefined && !Number.isFinite(value)) throw new FilterError(parameter, `${parameter} must be a finite number`);
+  return value;
+}
+
+function range(prefix: string, query: Record<string, unknown>): Range | undefined {
+  const min = finite(`${prefix}_min`, query[`${prefix}_min`] as number | undefined);
+  const max = finite(`${prefix}_max`, query[`${prefix}_max`] as number | undefined);
+  if (min === undefined && max === undefined) return undefined;
+  return { ...(min !== undefined && { min }), ...(max !== undefined && { max }) };
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * A handover bound. A bare date is a whole UTC day: as a lower bound it starts at 00:00Z, as an upper
+ * bound it takes in the entire day (everything before the next day's 00:00Z). A date-time is taken as
+ * the exact instant, inclusive.
+ */
+export function parseHandoverBound(parameter: 'handover_from' | 'handover_to', raw: string): HandoverBound {
+  const fail = () => new FilterError(parameter, `${parameter} must be an RFC 3339 date-time or a YYYY-MM-DD date`);
+  const value = raw.trim();
+  const date = DATE_ONLY.exec(value);
+  if (date) {
+    const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    if (!isCalendarDate(year, month, day)) throw fail();
+    if (parameter === 'handover_from') return { at: new Date(Date.UTC(year, month - 1, day)).toISOString(), inclusive: true };
+    return { at: new Date(Date.UTC(year, month - 1, day + 1)).toISOString(), inclusive: false };
+  }
+  const dateTime = DATE_TIME.exec(value);
+  if (!dateTime) throw fail();
+  const [year, month, day, hour, minute, second] = dateTime.slice(1, 7).map(Number);
+  if (!isCalendarDate(year, month, day) || hour > 23 || minute > 59 || second > 59) throw fail();
+  if (dateTime[9] && (Number(dateTime[10]) > 23 || Number(dateTime[11]) > 59)) throw fail();
+  const instant = new Date(value.replace(' ', 'T'));
+  if (Number.isNaN(instant.getTime())) throw fail();
+  return { at: instant.toISOString(), inclusive: true };
+}
+
+/** A latitude/longitude box containing every point within `radiusM` of the centre. */
+export function boundingBox(lat: number, lng: number, radiusM: number): GeoBox {
+  const angular = radiusM / EARTH_RADIUS_M;
+  const toDeg = (rad: number) => (rad * 180) / Math.PI;
+  const minLat = lat - toDeg(angular);
+  const maxLat = lat + toDeg(angular);
+  if (minLat <= -90 || maxLat >= 90 || angular >= Math.PI / 2) return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90) };
+  const latRad = (lat * Math.PI) / 180;
+  const deltaLng = toDeg(Math.asin(Math.min(1, Math.sin(angular) / Math.cos(latRad))));
+  const minLng = lng - deltaLng;
+  const maxLng = lng + deltaLng;
+  if (minLng < -180 || maxLng > 180) return { minLat, maxLat };
+  return { minLat, maxLat, minLng, maxLng };
+}
+
+/** Great-circle distance in metres (haversine); the SQL filter uses the same formula. */
+export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = (deg: number) => (deg * Math.PI) / 180;
+  const a =
+    Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+function geo(query: ProjectsQueryInput): GeoFilter | undefined {
+  const given = (['lat', 'lng', 'radius_km'] as const).filter((name) => query[name] !== undefined);
+  if (given.length === 0) return undefined;
+  if (given.length < 3) {
+    const missing = (['lat', 'lng', 'radius_km'] as const).filter((name) => query[name] === undefined);
+    throw new FilterError(missing[0], `lat, lng and radius_km must be given together: ${missing.join(' and ')} missing`);
+  }
+  const lat = finite('lat', query.lat)!;
+  const lng = finite('lng', query.lng)!;
+  const radiusKm = finite('radius_km', query.radius_km)!;
+  if (lat < -90 || lat > 90) throw new FilterError('lat', 'lat must be between -90 and 90');
+  if (lng < -180 || lng > 180) throw new FilterError('lng', 'lng must be between -180 and 180');
+  if (!(radiusKm > 0)) throw new FilterError('radius_km', 'radius_km must be greater than 0');
+  const radiusM = radiusKm * 1000;
+  return { lat, lng, radiusM, box: boundingBox(lat, lng, radiusM) };
+}
+
+function percent(parameter: string, value: number | undefined): number | undefined {
+  if (finite(parameter, value) === undefined) return undefined;
+  if (value! < 0 || value! > 100) throw new FilterError(parameter, `${parameter} must be between 0 and 100`);
+  return value;
+}
+
+/**
+ * The whole query. `limit` above MAX_LIMIT is capped (not an error); below 1, or a negative offset, is
+ * an error. `near_*=false` and `payment_only_post_handover=false` mean "no constraint", while
+ * `is_branded`, `is_resale` and `is_escrow` filter on the attribute either way.
+ */
+export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1) throw new FilterError('limit', 'limit must be an integer of at least 1');
+  if (!Number.isInteger(offset) || offset < 0) throw new FilterError('offset', 'offset must be an integer of at least 0');
+
+  const csv = (parameter: CsvParameter) => (query[parameter] === undefined ? undefined : parseCsv(parameter, query[parameter]!));
+
+  const units: UnitFilters = {};
+  const bedrooms = csv('bedrooms');
+  if (bedrooms) {
+    units.bedrooms = bedrooms.filter((value) => value < 5);
+    if (bedrooms.includes(5)) units.bedroomsFiveOrMore = true;
+  }
+  const statuses = csv('statuses');
+  if (statuses) units.statuses = statuses;
+  const price = range('price', query as Record<string, unknown>);
+  if (price) units.price = price;
+  const pricePerFt2 = range('price_per_ft2', query as Record<string, unknown>);
+  if (pricePerFt2) units.pricePerFt2 = pricePerFt2;
+  const pricePerM2 = range('price_per_m2', query as Record<string, unknown>);
+  if (pricePerM2) units.pricePerM2 = pricePerM2;
+  const size = range('size', query as Record<string, unknown>);
+  if (size) units.size = size;
+  if (query.parking_min !== undefined) {
+    if (!Number.isInteger(query.parking_min) || query.parking_min < 0) throw new FilterError('parking_min', 'parking_min must be an integer of at least 0');
+    units.parkingMin = query.parking_min;
+  }
+  const tagIds = csv('unit_preference_ids');
+  if (tagIds) units.tagIds = tagIds;
+
+  const search = query.search?.trim();
+  const filters: ProjectFilters = {
+    ...(search && { search }),
+    developerIds: csv('developer_ids'),
+    unitTypes: csv('unit_types'),
+    developmentStatuses: csv('development_status'),
+    isBranded: query.is_branded,
+    isResale: query.is_resale,
+    isEscrow: query.is_escrow,
+    handoverFrom: query.handover_from === undefined ? undefined : parseHandoverBound('handover_from', query.handover_from),
+    handoverTo: query.handover_to === undefined ? undefined : parseHandoverBound('handover_to', query.handover_to),
+    paymentMaxPreHandover: percent('payment_max_pre_handover', query.payment_max_pre_handover),
+    paymentMinAfterHandover: percent('payment_min_after_handover', query.payment_min_after_handover),
+    paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
+    geo: geo(query),
+    nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
+      .filter((name) => query[name] === true)
+      .map((name) => NEAR_PARAMETERS[name]),
+    featureIds: csv('preference_ids'),
+    units: Object.keys(units).length > 0 ? units : undefined,
+  };
+  for (const key of Object.keys(filters) as (keyof ProjectFilters)[]) if (filters[key] === undefined) delete filters[key];
+
+  return { filters, limit: Math.min(limit, MAX_LIMIT), offset };
+}
+
+/** `50%_off\` -> `%50\%\_off\\%`: a literal substring for LIKE/ILIKE with the default escape `\`. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}

@@ -1,0 +1,218 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CURRENCIES, DEFAULT_LANGUAGE, OPPORTUNITY_NAME_MAX, type Currency } from '../../domain/application-merge.js';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/idempotency.js';
+import { DateTime, ProjectFeature } from './reference.js';
+
+/*
+ * Request and response of POST /units/{id}/applications. Bodies are not type-coerced and unknown
+ * fields are rejected (validation.ts). Rules with a message of their own sit in an `allOf` next to the
+ * length limits, so that `x-error-message` replaces the wording of that rule only.
+ */
+
+const Int32 = 2147483647;
+export const APPLICATION_BODY_LIMIT = 64 * 1024;
+export const PREFERENCES_MAX_ITEMS = 100;
+
+const Nullable = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+
+const text = (maxLength: number, description: string) => Type.Optional(Nullable(Type.String({ maxLength }), description));
+
+function rule(pattern: string, message: string) {
+  return { pattern, 'x-error-message': message };
+}
+
+const Handle = Type.Optional(
+  Nullable(
+    Type.String({
+      maxLength: 100,
+      allOf: [rule('^@?[A-Za-z0-9._-]+$', 'must be a handle (letters, digits, `.`, `_`, `-`, optionally after `@`), not a URL')],
+    }),
+    'Handle only, no URL (e.g. `jane.doe` or `@jane.doe`); at most 100 characters.',
+  ),
+);
+
+export const ApplicationClient = Type.Object(
+  {
+    first_name: Type.String({
+      maxLength: 255,
+      allOf: [rule('\\S', 'must not be blank')],
+      description: 'Required, at most 255 characters, not blank. Surrounding whitespace is removed.',
+    }),
+    last_name: text(255, 'At most 255 characters. Surrounding whitespace is removed; blank means null.'),
+    email: Type.Optional(
+      Nullable(
+        Type.String({ maxLength: 255, allOf: [rule('@', 'must contain @')] }),
+        'At most 255 characters, must contain `@`; stored trimmed and lower-cased. At least one of `email` and `mobile_number` is required.',
+      ),
+    ),
+    mobile_number: Type.Optional(
+      Nullable(
+        Type.String({ maxLength: 50, allOf: [rule('[0-9]', 'must contain at least one digit')] }),
+        'At most 50 characters, including the country code; stored as given. Only its digits are compared when matching existing clients (`+971 50 123 4567` matches `971501234567`).',
+      ),
+    ),
+    landline_number: text(50, 'At most 50 characters.'),
+    address_line1: text(255, 'At most 255 characters.'),
+    address_line2: text(255, 'At most 255 characters.'),
+    city: text(255, 'At most 255 characters.'),
+    country: text(255, 'At most 255 characters.'),
+    postcode: text(50, 'At most 50 characters.'),
+    social_links: Type.Optional(
+      Type.Object(
+        { instagram: Handle, tiktok: Handle, facebook: Handle, x: Handle },
+        { additionalProperties: false, description: 'Social network handles (no URLs).' },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'The end client. An existing client of the agency with the same email (case-insensitive) or the same mobile digits is reused unchanged; otherwise a new client is created.',
+  },
+);
+
+const idList = (description: string) =>
+  Type.Optional(
+    Type.Array(Type.Integer({ minimum: 1, maximum: Int32 }), {
+      maxItems: PREFERENCES_MAX_ITEMS,
+      description: `${description} At most ${PREFERENCES_MAX_ITEMS} items; duplicates are ignored.`,
+    }),
+  );
+
+const Budget = (description: string) => Type.Optional(Nullable(Type.Number({ minimum: 0 }), description));
+
+export const ApplicationPreferences = Type.Object(
+  {
+    based_on_unit: Type.Optional(
+      Type.Boolean({
+        description:
+          'Derive interests from the unit: the project\u2019s type and area, the unit\u2019s tags, the project\u2019s features and amenities, and the unit price (in the key\u2019s prices) for missing budget bounds. Added after the explicit values.',
+      }),
+    ),
+    property_types: Type.Optional(
+      Type.Array(Type.Integer({ minimum: 0, maximum: Int32 }), {
+        maxItems: PREFERENCES_MAX_ITEMS,
+        description: `Project \`type\` values; stored on a new client. At most ${PREFERENCES_MAX_ITEMS} items.`,
+      }),
+    ),
+    preferred_area_ids: idList('Area ids (GET /areas); stored on a new client. An unknown id gives 400.'),
+    property_features: Type.Optional(
+      Type.Array(Type.String({ maxLength: 255 }), {
+        maxItems: PREFERENCES_MAX_ITEMS,
+        description: `Free-text tags for a new client\u2019s profile, at most 255 characters each and ${PREFERENCES_MAX_ITEMS} items; trimmed, empty ones dropped, de-duplicated case-insensitively (first spelling kept).`,
+      }),
+    ),
+    preference_ids: idList('Unit tag ids (GET /preferences), linked to the opportunity. An unknown id gives 400.'),
+    project_preference_ids: idList('Project feature and amenity ids (GET /project-preferences) in one list, linked to the opportunity. An unknown id gives 400.'),
+    investment_type: Type.Optional(Nullable(Type.Integer({ minimum: -Int32 - 1, maximum: Int32 }), 'Free-form integer.')),
+    min_budget: Budget('Lower budget bound, not negative, in `currency`. Greater than `max_budget` gives 400.'),
+    max_budget: Budget('Upper budget bound, not negative, in `currency`.'),
+  },
+  { additionalProperties: false, description: 'The client\u2019s interests: listed explicitly, derived with `based_on_unit`, or both.' },
+);
+
+export const ApplicationBody = Type.Object(
+  {
+    client: ApplicationClient,
+    preferences: Type.Optional(ApplicationPreferences),
+    message: text(5000, 'At most 5000 characters; stored in the opportunity notes (client notes are unchanged).'),
+    language: Type.Optional(
+      Nullable(
+        Type.String({ minLength: 1, maxLength: 10, allOf: [rule('^[A-Za-z0-9_-]+$', 'must be a language code such as en or en-GB')] }),
+        `Offer language, at most 10 characters (letters, digits, \`-\`, \`_\`), stored lower-cased; default \`${DEFAULT_LANGUAGE}\`.`,
+      ),
+    ),
+    currency: Type.Optional(
+      Nullable(
+        Type.Unsafe<Currency>({ type: 'string', enum: [...CURRENCIES], 'x-error-message': 'must be AED or USD' }),
+        'Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. Prices are not converted.',
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ApplicationBody = Static<typeof ApplicationBody>;
+
+export const ApplicationHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      'x-error-message': 'must be 1 to 255 visible ASCII characters (no spaces)',
+      description:
+        `Optional. 1 to 255 visible ASCII characters, unique per attempt (e.g. a UUID). Repeating the key (per API key) with the same body within ${IDEMPOTENCY_TTL_HOURS} hours returns the first response again (same status and body) and writes nothing; with a different body, or the same key on another unit, it answers 409. A duplicate sent while the first is still running waits for it (up to a few seconds, then 409). Only successful responses are remembered. Without this header each call creates a new opportunity and offer.`,
+    }),
+  ),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Response
+// ---------------------------------------------------------------------------------------------------
+
+const NullableNumber = (description: string) => Nullable(Type.Number(), description);
+
+export const ApplicationResult = Type.Object({
+  client: Type.Object(
+    {
+      id: Type.Integer(),
+      first_name: Type.String(),
+      last_name: Nullable(Type.String(), 'Null when not known.'),
+      email: Nullable(Type.String(), 'Lower-cased.'),
+      mobile_number: Nullable(Type.String(), 'As given, including the country code.'),
+      property_types: Type.Array(Type.Integer(), { description: 'Project `type` values stored on the client.' }),
+      preferred_area_ids: Type.Array(Type.Integer(), { description: 'Area ids stored on the client.' }),
+      property_features: Type.Array(Type.String(), { description: 'Free-text tags stored on the client.' }),
+      created: Type.Boolean({
+        description:
+          'False when an existing client was reused: its fields are unchanged and the arrays show what is stored, not what this application derived.',
+      }),
+      created_at: DateTime,
+    },
+    { description: 'The client the application was recorded for.' },
+  ),
+  opportunity: Type.Object(
+    {
+      id: Type.Integer(),
+      name: Type.String({ maxLength: OPPORTUNITY_NAME_MAX, description: '`<client> \u2014 <project>, unit <number>` (client = first and last name), cut to 255 characters.' }),
+      stage: Type.Object(
+        { id: Type.Integer(), name: Type.String(), position: Type.Integer({ description: 'Column order on the board.' }) },
+        { description: 'The first stage (lowest position) of the agency\u2019s board.' },
+      ),
+      investment_type: Nullable(Type.Integer(), 'Free-form.'),
+      currency: Type.String({ description: '`AED` or `USD`.' }),
+      min_budget: NullableNumber('Lower budget bound, null when none.'),
+      max_budget: NullableNumber('Upper budget bound, null when none.'),
+      position: Type.Integer({ description: 'Position of the card in its column: the end of the column (0 in an empty one).' }),
+      preferences: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), {
+        description: 'Linked unit tags: the explicit ones first, then those derived from the unit.',
+      }),
+      project_preferences: Type.Object(
+        {
+          features: Type.Array(ProjectFeature, { description: 'Linked features (type 1).' }),
+          amenities: Type.Array(ProjectFeature, { description: 'Linked amenities (type 2).' }),
+        },
+        { description: 'Linked project features and amenities: the explicit ones first, then those derived from the unit.' },
+      ),
+      created_at: DateTime,
+    },
+    { description: 'The new opportunity (the client\u2019s interests), placed at the end of its stage column.' },
+  ),
+  offer: Type.Object(
+    {
+      id: Type.Integer(),
+      uuid: Type.String({ format: 'uuid', description: 'Public identifier for the client-facing link.' }),
+      offer_status: Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'The first offer status (lowest id), a draft.' }),
+      unit: Type.Object({ id: Type.Integer(), unit_number: Type.String(), project_id: Type.Integer(), project_name: Type.String() }),
+      price: NullableNumber('Unit price in the key\u2019s prices; null when the unit has no price.'),
+      language: Type.String({ description: 'Lower-cased.' }),
+      currency: Type.String({ description: '`AED` or `USD`.' }),
+      measure_units: Type.Integer({ description: '1 = ft² (always 1 for offers created here).' }),
+      advisor_name: Type.String({ description: 'The user who issued the API key.' }),
+      advisor_email: Nullable(Type.String(), 'The key author\u2019s email.'),
+      advisor_phone: Nullable(Type.String(), 'The key author\u2019s contact phone in the agency, null when none.'),
+      is_sent: Type.Boolean({ description: 'Always false: the offer is a draft; the PDF is generated and sent by the main backend.' }),
+      created_at: DateTime,
+    },
+    { description: 'The new draft offer for the unit, linked to the opportunity.' },
+  ),
+});
+export type ApplicationResult = Static<typeof ApplicationResult>;

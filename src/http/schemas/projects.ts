@@ -1,0 +1,369 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DEFAULT_LIMIT, EARTH_RADIUS_M, MAX_CSV_ITEMS, MAX_LIMIT } from '../../domain/project-filters.js';
+import { DateTime, Link, ProjectFeature } from './reference.js';
+
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+
+const Int32 = 2147483647;
+
+// ---------------------------------------------------------------------------------------------------
+// Shared pieces
+// ---------------------------------------------------------------------------------------------------
+
+export const FileObject = Type.Object(
+  {
+    id: Type.Integer({ description: 'File id.' }),
+    original_name: Nullable(Type.String(), 'Name of the file when it was uploaded.'),
+    storage_name: Nullable(Type.String(), 'Name of the file in storage.'),
+    mime_type: Nullable(Type.String(), 'MIME type, e.g. `image/jpeg`.'),
+    path: Type.String({ description: 'Relative storage path.' }),
+    url: Type.String({ description: 'Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key.' }),
+    size: Nullable(Type.Integer({ format: 'int64' }), 'Size in bytes (64-bit).'),
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { description: 'A stored file, given as a link (the service does not serve files).' },
+);
+export type FileObject = Static<typeof FileObject>;
+
+export const PaymentPlan = Type.Object(
+  {
+    type: Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
+      description: '1 = down payment, 2 = during construction, 3 = on completion (due at or after handover).',
+    }),
+    percent: Type.Number({ description: 'Share of the price, percent (0 to 100).' }),
+  },
+  { description: 'One part of the payment plan; parts are listed in plan order.' },
+);
+
+export const ProjectPreferences = Type.Object(
+  {
+    features: Type.Array(ProjectFeature, { description: 'Features (type 1) selected by the developer, sorted by name.' }),
+    amenities: Type.Array(ProjectFeature, { description: 'Amenities (type 2) selected by the developer, sorted by name.' }),
+  },
+  { description: 'The project\u2019s own features and amenities (see GET /project-preferences).' },
+);
+
+const CompanyRef = Type.Object(
+  {
+    id: Type.Integer({ description: 'Developer company id (usable in `developer_ids`).' }),
+    name: Type.String({ description: 'Developer company name.' }),
+    logo: Link,
+  },
+  { description: 'The developer that owns the project.' },
+);
+
+const DevelopmentStatus = Type.Integer({ minimum: 0, maximum: 3, description: 'Development status, 0 to 3 (meaning defined by the agency platform).' });
+const PriceFrom = Nullable(Type.Number(), 'Lowest price among the project\u2019s units, in the key\u2019s prices; null when no unit has a price.');
+const SizeFrom = Nullable(Type.Number(), 'Smallest unit area among the project\u2019s units, m²; null when the project has no units.');
+const ProjectLogo = Nullable(Type.String(), 'Link to the project\u2019s first image; null when it has none.');
+const HandoverDate = Nullable(DateTime, 'Planned (or actual) handover date.');
+
+// ---------------------------------------------------------------------------------------------------
+// GET /projects
+// ---------------------------------------------------------------------------------------------------
+
+const csv = (description: string) => Type.String({ maxLength: MAX_CSV_ITEMS * 12, description: `${description} Comma-separated, at most ${MAX_CSV_ITEMS} items.` });
+const amount = (description: string) => Type.Number({ minimum: 0, description });
+const flag = (description: string) => Type.Boolean({ description: `${description} \`true\` or \`false\`.` });
+const near = (category: string) =>
+  Type.Boolean({
+    description:
+      `\`true\`: only projects with a linked ${category} facility closer than the server\u2019s AMENITIEST_RADIUS (any linked one, i.e. within ` +
+      'the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").',
+  });
+
+export const ProjectsQuery = Type.Object(
+  {
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Case-insensitive substring of the project name or of its developer\u2019s name (`%` and `_` are literal). Blank: no filter.' }),
+    ),
+    developer_ids: Type.Optional(csv('Developer company ids (GET /companies); the project belongs to one of them.')),
+    unit_types: Type.Optional(csv('Project `type` values (positive integers); the project has one of them.')),
+    development_status: Type.Optional(csv('Project development statuses, 1 to 3; the project has one of them.')),
+    bedrooms: Type.Optional(csv('Unit bedrooms, 0 to 5: 0 = studio, 5 = five or more. Unit-level: some unit of the project has one of these.')),
+    statuses: Type.Optional(csv('Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level.')),
+    price_min: Type.Optional(amount('Minimum unit price, in the key\u2019s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match.')),
+    price_max: Type.Optional(amount('Maximum unit price, in the key\u2019s prices, compared with exactly the price shown (inclusive). Unit-level.')),
+    price_per_ft2_min: Type.Optional(amount('Minimum unit price (key\u2019s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match.')),
+    price_per_ft2_max: Type.Optional(amount('Maximum price per ft² (key\u2019s prices), inclusive. Unit-level.')),
+    price_per_m2_min: Type.Optional(amount('Minimum unit price (key\u2019s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match.')),
+    price_per_m2_max: Type.Optional(amount('Maximum price per m² (key\u2019s prices), inclusive. Unit-level.')),
+    size_min: Type.Optional(amount('Minimum unit area, m², inclusive. Unit-level.')),
+    size_max: Type.Optional(amount('Maximum unit area, m², inclusive. Unit-level.')),
+    parking_min: Type.Optional(Type.Integer({ minimum: 0, maximum: Int32, description: 'Minimum number of parking spaces of the unit. Unit-level.' })),
+    is_branded: Type.Optional(flag('Branded projects only (`true`) or unbranded only (`false`).')),
+    is_resale: Type.Optional(flag('Resale projects only (`true`) or non-resale only (`false`).')),
+    is_escrow: Type.Optional(flag('Projects with an escrow account (`true`) or without one (`false`).')),
+    handover_from: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Handover on or after this bound: RFC 3339 date-time, or YYYY-MM-DD meaning 00:00 UTC that day. Projects without a handover date never match.' }),
+    ),
+    handover_to: Type.Optional(
+      Type.String({ maxLength: 64, description: 'Handover on or before this bound: RFC 3339 date-time (inclusive), or YYYY-MM-DD meaning the whole of that day (UTC). Projects without a handover date never match.' }),
+    ),
+    payment_max_pre_handover: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description:
+          'Maximum percent due before handover: the sum of the percents of the payment-plan parts of type 1 (down payment) and 2 (during construction) is at most this value. Projects without a payment plan never match.',
+      }),
+    ),
+    payment_min_after_handover: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 100,
+        description: 'Minimum percent due after handover: the sum of the percents of the payment-plan parts of type 3 (on completion) is at least this value. Projects without a payment plan never match.',
+      }),
+    ),
+    payment_only_post_handover: Type.Optional(
+      flag('`true`: only projects whose payment plan has a part of type 3 (on completion) with a percent above 0. `false` sets no constraint.'),
+    ),
+    lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90, description: 'Latitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.' })),
+    lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180, description: 'Longitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.' })),
+    radius_km: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        description: `Search radius, km: great-circle (haversine, Earth radius ${EARTH_RADIUS_M} m) distance from the centre to the project\u2019s coordinates, inclusive. Projects without coordinates never match.`,
+      }),
+    ),
+    near_airport: Type.Optional(near('airports and ports')),
+    near_education: Type.Optional(near('education')),
+    near_employment: Type.Optional(near('employment')),
+    near_healthcare: Type.Optional(near('healthcare')),
+    near_lifestyle: Type.Optional(near('lifestyle')),
+    near_retail: Type.Optional(near('retail')),
+    near_transport: Type.Optional(near('transport')),
+    near_tourism: Type.Optional(near('tourism')),
+    preference_ids: Type.Optional(csv('Project feature/amenity ids (GET /project-preferences); the project must have all of them.')),
+    unit_preference_ids: Type.Optional(
+      csv('Unit tag ids (GET /preferences): one single unit of the project must carry all of them and also satisfy every other unit-level filter.'),
+    ),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}, at least 1; values above ${MAX_LIMIT} are capped at ${MAX_LIMIT}.` }),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Int32, default: 0, description: 'Number of projects skipped, default 0.' })),
+  },
+  { additionalProperties: false },
+);
+export type ProjectsQuery = Static<typeof ProjectsQuery>;
+
+export const ProjectListItem = Type.Object(
+  {
+    id: Type.Integer({ description: 'Project id.' }),
+    name: Type.String({ description: 'Project name.' }),
+    status: Type.Integer({ description: 'Free-form status of the agency platform; no defined meaning.' }),
+    development_status: DevelopmentStatus,
+    is_branded: Type.Boolean({ description: 'Branded residence.' }),
+    is_resale: Type.Boolean({ description: 'Resale (secondary market) project.' }),
+    is_escrow: Type.Boolean({ description: 'The project has an escrow account.' }),
+    handover_date: HandoverDate,
+    price_from: PriceFrom,
+    size_from: SizeFrom,
+    currency: Type.String({ description: 'Currency of the project\u2019s prices, e.g. `AED`.' }),
+    logo: ProjectLogo,
+    company: CompanyRef,
+    payment_plans: Type.Array(PaymentPlan, { description: 'The payment plan, in plan order; empty when none.' }),
+    preferences: ProjectPreferences,
+  },
+  { description: 'A project in the paginated list.' },
+);
+
+export const ProjectsPageSchema = Type.Object({
+  total: Type.Integer({ format: 'int64', description: 'Number of projects matching the filters, regardless of limit and offset.' }),
+  items: Type.Array(ProjectListItem, {
+    description: 'The page, ordered by project name, then id (stable: paging with the same filters never repeats or skips a project).',
+  }),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// GET /projects/list
+// ---------------------------------------------------------------------------------------------------
+
+export const FlatProject = Type.Object(
+  {
+    id: Type.Integer({ description: 'Project id.' }),
+    name: Type.String({ description: 'Project name.' }),
+    logo: ProjectLogo,
+  },
+  { description: 'A published project (flat entry).' },
+);
+
+export const FlatProjectList = Type.Object({
+  items: Type.Array(FlatProject, { description: 'Every published project visible to the key, sorted by name, then id.' }),
+});
+
+// ---------------------------------------------------------------------------------------------------
+// GET /projects/{id}
+// ---------------------------------------------------------------------------------------------------
+
+export const FACILITY_CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
+
+export const Facility = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description:
+      'The facility\u2019s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and ' +
+      '`khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries ' +
+      '`source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are ' +
+      '`latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category.',
+  },
+);
+
+const NearbyEntry = Type.Object(
+  {
+    distance: Type.Number({ description: 'Great-circle distance from the project to the facility, metres, computed at import time.' }),
+    facility: Facility,
+  },
+  { description: 'A facility near the project.' },
+);
+
+export const NearbyFacilities = Type.Object(
+  Object.fromEntries(
+    FACILITY_CATEGORIES.map((category) => [
+      category,
+      Type.Array(NearbyEntry, { description: `Nearby ${category.replace('_', ' and ')} facilities, nearest first (empty when none).` }),
+    ]),
+  ) as Record<(typeof FACILITY_CATEGORIES)[number], ReturnType<typeof Type.Array<typeof NearbyEntry>>>,
+  {
+    description:
+      'Facilities linked to the project, one array per category (all eight keys are always present), each sorted by distance. When the ' +
+      'server sets AMENITIEST_RADIUS only facilities strictly closer than that many metres are listed; otherwise every facility linked at ' +
+      'import time. Distinct from `preferences`.',
+  },
+);
+
+const DetailUnit = Type.Object(
+  {
+    id: Type.Integer({ description: 'Unit id (GET /units/{id}).' }),
+    unit_number: Type.String({ description: 'Unit number as given by the developer.' }),
+    bedrooms: Type.Integer({ description: 'Bedrooms; 0 = studio.' }),
+    status: Type.Integer({ minimum: 1, maximum: 5, description: '1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock.' }),
+    furnishing: Type.Integer({ minimum: 1, maximum: 4, description: '1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium.' }),
+    price: Nullable(Type.Number(), 'Price in the key\u2019s prices; null when the unit has no price.'),
+    unit_area: Type.Number({ description: 'Area, m².' }),
+  },
+  { description: 'A unit of the project.' },
+);
+
+const ProjectImage = Type.Object(
+  {
+    id: Type.Integer({ description: 'Id of the image file (same as `file.id`).' }),
+    position: Type.Integer({ description: 'Position in the gallery; the lowest is the cover (the project `logo`).' }),
+    file: FileObject,
+  },
+  { description: 'A gallery image.' },
+);
+
+export const ProjectDetail = Type.Object(
+  {
+    id: Type.Integer({ description: 'Project id.' }),
+    name: Type.String({ description: 'Project name.' }),
+    description: Type.String({ description: 'Description (may be empty).' }),
+    type: Type.Integer({ description: 'Project (property) type, as used by the `unit_types` filter.' }),
+    status: Type.Integer({ description: 'Free-form status of the agency platform; no defined meaning.' }),
+    development_status: DevelopmentStatus,
+    is_draft: Type.Literal(false, { description: 'Always false: drafts are not visible.' }),
+    is_branded: Type.Boolean({ description: 'Branded residence.' }),
+    is_resale: Type.Boolean({ description: 'Resale (secondary market) project.' }),
+    is_escrow: Type.Boolean({ description: 'The project has an escrow account.' }),
+    area_name: Nullable(Type.String(), 'Name of the project\u2019s area; null when no area is set.'),
+    area_city: Nullable(Type.String(), 'City of the project\u2019s area; null when no area is set.'),
+    handover_date: HandoverDate,
+    launch_date: Nullable(DateTime, 'Launch date.'),
+    launch_time: Nullable(Type.String(), 'Launch time as given by the developer (free text).'),
+    readiness_progress: Type.Integer({ description: 'Construction progress, percent.' }),
+    total_floors: Type.Integer({ description: 'Number of floors.' }),
+    developer_registration_id: Type.String({ description: 'Developer registration number (may be empty).' }),
+    trakheesi_project_id: Type.String({ description: 'Trakheesi permit id (may be empty).' }),
+    escrow_account: Type.String({ description: 'Escrow account (empty when none).' }),
+    oqood_registration: Type.String({ description: 'Oqood registration (may be empty).' }),
+    resale_conditions: Nullable(Type.String(), 'Resale conditions (free text).'),
+    floors_formula: Nullable(Type.String(), 'Floors formula as given by the developer, e.g. `G+P+20`.'),
+    price_from: PriceFrom,
+    size_from: SizeFrom,
+    logo: ProjectLogo,
+    company: CompanyRef,
+    location: Type.Object(
+      {
+        area_id: Nullable(Type.Integer(), 'Area id (GET /areas).'),
+        area_name: Nullable(Type.String(), 'Area name.'),
+        area_city: Nullable(Type.String(), 'Area city.'),
+        address: Nullable(Type.String(), 'Street address.'),
+        latitude: Nullable(Type.Number(), 'Latitude, degrees; null when unknown.'),
+        longitude: Nullable(Type.Number(), 'Longitude, degrees; null when unknown.'),
+      },
+      { description: 'Where the project is.' },
+    ),
+    cost: Type.Object(
+      {
+        currency: Type.String({ description: 'Currency of the project\u2019s prices, e.g. `AED`.' }),
+        commission_type: Nullable(Type.Integer(), 'Commission type of the agency platform; null when not set.'),
+        service_charge: Nullable(Type.Number(), 'Annual service charge per ft², in the project currency, as given by the developer (a fee, not a sales price: the key\u2019s price vector does not apply); null when unknown.'),
+      },
+      { description: 'Money matters other than unit prices.' },
+    ),
+    payment_plans: Type.Array(PaymentPlan, { description: 'The payment plan, in plan order; empty when none.' }),
+    media: Type.Object(
+      {
+        images: Type.Array(ProjectImage, { description: 'Gallery, by position.' }),
+        tours: Type.Array(Type.String(), { description: 'Virtual tour links (plain links, not files).' }),
+        presentations: Type.Array(Type.String(), { description: 'Presentation links (plain links, not files).' }),
+        floor_plan_file: Nullable(FileObject, 'Floor plan document; null when none.'),
+        brochure_file: Nullable(FileObject, 'Brochure; null when none.'),
+        general_plan_file: Nullable(FileObject, 'General (master) plan; null when none.'),
+      },
+      { description: 'Images, tours, presentations and documents.' },
+    ),
+    units: Type.Array(DetailUnit, { description: 'The project\u2019s units (deleted ones left out), sorted by unit number, then id.' }),
+    preferences: ProjectPreferences,
+    nearby_facilities: NearbyFacilities,
+    created_at: DateTime,
+    updated_at: DateTime,
+  },
+  { description: 'A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities.' },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// GET /projects/{id}/contacts
+// ---------------------------------------------------------------------------------------------------
+
+export const SOCIAL_NETWORKS = ['telegram', 'instagram', 'linkedin', 'facebook', 'twitter', 'whatsapp', 'website'] as const;
+
+const SocialLinks = Type.Object(
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, Type.String({ description: `${network} handle or link; empty string when not given.` })])) as Record<
+    (typeof SOCIAL_NETWORKS)[number],
+    ReturnType<typeof Type.String>
+  >,
+  { description: 'Every network is present; an empty string means the worker gave none.' },
+);
+
+export const ProjectContacts = Type.Object({
+  company: Type.Object(
+    {
+      id: Type.Integer({ description: 'Developer company id.' }),
+      name: Type.String({ description: 'Developer company name.' }),
+      avatar: Nullable(Type.String(), 'Link to the company logo; null when none.'),
+    },
+    { description: 'The developer that owns the project.' },
+  ),
+  workers: Type.Array(
+    Type.Object(
+      {
+        user_id: Type.Integer({ description: 'User id.' }),
+        name: Type.String({ description: 'Full name.' }),
+        email: Type.String({ description: 'E-mail address.' }),
+        role: Type.String({ description: 'Legacy free-form role, e.g. `broker` or `manager`.' }),
+        avatar: Nullable(Type.String(), 'Link to the avatar; null when none.'),
+        contact_phone: Nullable(Type.String(), 'Contact phone; null when none.'),
+        social_links: SocialLinks,
+        languages: Nullable(Type.Array(Type.String()), 'Languages spoken; null when not given.'),
+        bio: Nullable(Type.String(), 'Short biography; null when none.'),
+      },
+      { description: 'A member of the developer\u2019s staff.' },
+    ),
+    { description: 'The developer\u2019s staff, sorted by name then user id; members with the role `ceo` (any case) and deleted users are left out.' },
+  ),
+});

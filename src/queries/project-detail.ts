@@ -1,0 +1,233 @@
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import type { DB, FacilityCategory } from '../db/schema.js';
+import { keyPriceSql } from '../domain/pricing.js';
+import { firstImagePathSql, type CatalogueScope, type FeatureRow } from './projects.js';
+import { projectIsVisible } from './visibility.js';
+
+/*
+ * GET /projects/{id} in one round trip: the project row plus every block as a JSON sub-select.
+ * Timestamps inside JSON are formatted like the drivers format top-level ones (RFC 3339, UTC, ms), so a
+ * client sees one notation whatever the nesting.
+ */
+
+/** A timestamptz column as the RFC 3339 UTC text the drivers produce for top-level columns. */
+export function isoTimestampSql(column: Expression<unknown> | RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** A file row as stored; the route adds `url` (links depend on configuration, not on data). */
+export interface FileRow {
+  id: number;
+  original_name: string | null;
+  storage_name: string | null;
+  mime_type: string | null;
+  path: string;
+  size: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+type AnyEb = ExpressionBuilder<DB, keyof DB>;
+
+/** `{...file}` or null for the file whose id is the given column (e.g. `p.brochure_file_id`). */
+export function fileJson(eb: AnyEb, fileIdColumn: string): RawBuilder<FileRow | null> {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('files as fj')
+      .where('fj.id', '=', sql.ref<number>(fileIdColumn))
+      .select([
+        'fj.id',
+        'fj.original_name',
+        'fj.storage_name',
+        'fj.mime_type',
+        'fj.path',
+        'fj.size',
+        isoTimestampSql(sql.ref('fj.created_at')).as('created_at'),
+        isoTimestampSql(sql.ref('fj.updated_at')).as('updated_at'),
+      ]),
+  ) as RawBuilder<FileRow | null>;
+}
+
+export interface NearbyRow {
+  category: FacilityCategory;
+  distance: number;
+  facility: Record<string, unknown>;
+}
+
+export interface ProjectDetailRow {
+  id: number;
+  name: string;
+  description: string;
+  type: number;
+  status: number;
+  development_status: number;
+  is_branded: boolean;
+  is_resale: boolean;
+  is_escrow: boolean;
+  handover_date: string | null;
+  launch_date: string | null;
+  launch_time: string | null;
+  readiness_progress: number;
+  total_floors: number;
+  developer_registration_id: string;
+  trakheesi_project_id: string;
+  escrow_account: string;
+  oqood_registration: string;
+  resale_conditions: string | null;
+  floors_formula: string | null;
+  currency: string;
+  commission_type: number | null;
+  service_charge: number | null;
+  area_id: number | null;
+  area_name: string | null;
+  area_city: string | null;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  tours: string[];
+  presentations: string[];
+  created_at: string;
+  updated_at: string;
+  price_from: number | null;
+  size_from: number | null;
+  logo_path: string | null;
+  company_id: number;
+  company_name: string;
+  company_logo_path: string | null;
+  payment_plans: { type: number; percent: number }[];
+  images: { position: number; file: FileRow }[];
+  floor_plan_file: FileRow | null;
+  brochure_file: FileRow | null;
+  general_plan_file: FileRow | null;
+  units: { id: number; unit_number: string; bedrooms: number; status: number; furnishing: number; price: number | null; unit_area: number }[];
+  features: FeatureRow[];
+  nearby: NearbyRow[];
+}
+
+/** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
+export async function findProjectDetail(
+  db: Kysely<DB>,
+  scope: CatalogueScope,
+  projectId: number,
+  amenitiesRadiusM: number | undefined,
+): Promise<ProjectDetailRow | undefined> {
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('companies as c', 'c.id', 'p.company_id')
+    .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
+    .leftJoin('areas as a', 'a.id', 'p.area_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('units as u')
+          .whereRef('u.project_id', '=', 'p.id')
+          .where('u.deleted_at', 'is', null)
+          .select([
+            keyPriceSql(sql`min(u.price)`, scope.price_vector).as('price_from'),
+            sql<number | null>`min(u.unit_area)`.as('size_from'),
+          ])
+          .as('us'),
+      (join) => join.onTrue(),
+    )
+    .where('p.id', '=', projectId)
+    .where(projectIsVisible(scope))
+    .select((eb) => [
+      'p.id',
+      'p.name',
+      'p.description',
+      'p.type',
+      'p.status',
+      'p.development_status',
+      'p.is_branded',
+      'p.is_resale',
+      sql<boolean>`btrim(p.escrow_account) <> ''`.as('is_escrow'),
+      'p.handover_date',
+      'p.launch_date',
+      'p.launch_time',
+      'p.readiness_progress',
+      'p.total_floors',
+      'p.developer_registration_id',
+      'p.trakheesi_project_id',
+      'p.escrow_account',
+      'p.oqood_registration',
+      'p.resale_conditions',
+      'p.floors_formula',
+      'p.currency',
+      'p.commission_type',
+      'p.service_charge',
+      'p.area_id',
+      'a.name as area_name',
+      'a.city as area_city',
+      'p.address',
+      'p.latitude',
+      'p.longitude',
+      'p.tours',
+      'p.presentations',
+      'p.created_at',
+      'p.updated_at',
+      'us.price_from',
+      'us.size_from',
+      firstImagePathSql().as('logo_path'),
+      'c.id as company_id',
+      'c.company_name',
+      'cf.path as company_logo_path',
+      jsonArrayFrom(
+        eb.selectFrom('project_payment_plans as pp').whereRef('pp.project_id', '=', 'p.id').select(['pp.type', 'pp.percent']).orderBy('pp.position'),
+      ).as('payment_plans'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('project_images as pi')
+          .whereRef('pi.project_id', '=', 'p.id')
+          .select((inner) => ['pi.position', fileJson(inner as unknown as AnyEb, 'pi.file_id').as('file')])
+          .orderBy('pi.position'),
+      ).as('images'),
+      fileJson(eb as unknown as AnyEb, 'p.floor_plan_file_id').as('floor_plan_file'),
+      fileJson(eb as unknown as AnyEb, 'p.brochure_file_id').as('brochure_file'),
+      fileJson(eb as unknown as AnyEb, 'p.general_plan_file_id').as('general_plan_file'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('units as u')
+          .whereRef('u.project_id', '=', 'p.id')
+          .where('u.deleted_at', 'is', null)
+          .select([
+            'u.id',
+            'u.unit_number',
+            'u.bedrooms',
+            'u.status',
+            'u.furnishing',
+            keyPriceSql(sql.ref('u.price'), scope.price_vector).as('price'),
+            'u.unit_area',
+          ])
+          .orderBy('u.unit_number')
+          .orderBy('u.id'),
+      ).as('units'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('project_feature_links as fl')
+          .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
+          .whereRef('fl.project_id', '=', 'p.id')
+          .select(['pf.id', 'pf.name', 'pf.type'])
+          .orderBy('pf.name')
+          .orderBy('pf.id'),
+      ).as('features'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('project_facilities as pfa')
+          .innerJoin('facilities as f', 'f.id', 'pfa.facility_id')
+          .whereRef('pfa.project_id', '=', 'p.id')
+          .$if(amenitiesRadiusM !== undefined, (qb) => qb.where('pfa.distance_m', '<', amenitiesRadiusM!))
+          .select([
+            'pfa.category',
+            'pfa.distance_m as distance',
+            // The record as imported; the source id is added only when the record itself lacks one.
+            sql<Record<string, unknown>>`jsonb_build_object('source_id', f.source_id) || f.data`.as('facility'),
+          ])
+          .orderBy('pfa.category')
+          .orderBy('pfa.distance_m')
+          .orderBy('f.id'),
+      ).as('nearby'),
+    ])
+    .executeTakeFirst();
+  return row as ProjectDetailRow | undefined;
+}

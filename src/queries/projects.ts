@@ -1,0 +1,258 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../db/schema.js';
+import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
+import { projectIsVisible, type VisibilityScope } from './visibility.js';
+
+/*
+ * GET /projects in two steps inside one statement: first the page of matching ids (with the total as a
+ * window count), then the nested JSON (payment plans, features, price_from...) for those ids only, so
+ * the cost of building items does not grow with the number of matches.
+ */
+
+export interface CatalogueScope extends VisibilityScope {
+  price_vector: number;
+}
+
+export interface ListContext {
+  /** AMENITIEST_RADIUS, metres; undefined: every linked facility counts. */
+  amenitiesRadiusM: number | undefined;
+}
+
+type Condition = RawBuilder<SqlBool>;
+
+const and = (conditions: Condition[]): Condition => sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
+const numeric = (value: number) => sql`${String(value)}::numeric`;
+const intArray = (values: number[]) => sql`${sql.val(values)}::int[]`;
+
+/** `expression` within the inclusive range, with the bounds as exact numerics. */
+function inRange(expression: RawBuilder<unknown>, range: Range | undefined): Condition[] {
+  if (!range) return [];
+  const conditions: Condition[] = [];
+  if (range.min !== undefined) conditions.push(sql<SqlBool>`${expression} >= ${numeric(range.min)}`);
+  if (range.max !== undefined) conditions.push(sql<SqlBool>`${expression} <= ${numeric(range.max)}`);
+  return conditions;
+}
+
+/*
+ * Every unit-level predicate goes into ONE correlated EXISTS, so a project matches only when one and
+ * the same unit satisfies all of them (a cheap 2-bed and an expensive 3-bed do not make a cheap 3-bed).
+ */
+function unitExists(filters: UnitFilters, priceVector: number): Condition {
+  const conditions: Condition[] = [sql<SqlBool>`u.project_id = p.id`, sql<SqlBool>`u.deleted_at IS NULL`];
+  const keyPrice = keyPriceSql(sql.ref('u.price'), priceVector);
+
+  if (filters.bedrooms !== undefined || filters.bedroomsFiveOrMore) {
+    const alternatives: Condition[] = [];
+    if (filters.bedrooms?.length) alternatives.push(sql<SqlBool>`u.bedrooms = ANY(${intArray(filters.bedrooms)})`);
+    if (filters.bedroomsFiveOrMore) alternatives.push(sql<SqlBool>`u.bedrooms >= 5`);
+    conditions.push(sql<SqlBool>`(${sql.join(alternatives, sql` OR `)})`);
+  }
+  if (filters.statuses) conditions.push(sql<SqlBool>`u.status = ANY(${intArray(filters.statuses)})`);
+
+  // The base-price bounds let the index narrow the units; the comparison on the shown price decides.
+  if (filters.price?.min !== undefined) conditions.push(sql<SqlBool>`u.price >= ${baseLowerBoundSql(filters.price.min, priceVector)}`);
+  if (filters.price?.max !== undefined) conditions.push(sql<SqlBool>`u.price <= ${baseUpperBoundSql(filters.price.max, priceVector)}`);
+  conditions.push(...inRange(keyPrice, filters.price));
+
+  if (filters.pricePerM2 || filters.pricePerFt2) conditions.push(sql<SqlBool>`u.unit_area > 0`);
+  conditions.push(...inRange(sql`(${keyPrice} / u.unit_area::numeric)`, filters.pricePerM2));
+  conditions.push(...inRange(sql`(${keyPrice} / (u.unit_area::numeric * ${numeric(FT2_PER_M2)}))`, filters.pricePerFt2));
+  if (filters.size?.min !== undefined) conditions.push(sql<SqlBool>`u.unit_area >= ${filters.size.min}::float8`);
+  if (filters.size?.max !== undefined) conditions.push(sql<SqlBool>`u.unit_area <= ${filters.size.max}::float8`);
+  if (filters.parkingMin !== undefined) conditions.push(sql<SqlBool>`u.parking >= ${filters.parkingMin}`);
+
+  if (filters.tagIds) {
+    // (unit_id, tag_id) is unique and the ids are de-duplicated, so "all tags" is a count.
+    conditions.push(
+      sql<SqlBool>`(SELECT count(*) FROM unit_tag_links l WHERE l.unit_id = u.id AND l.tag_id = ANY(${intArray(filters.tagIds)})) = ${filters.tagIds.length}`,
+    );
+  }
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)})`;
+}
+
+/** Great-circle distance in metres from the project (alias p) to a point; same formula as haversineM. */
+function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
+  const clat = sql`${lat}::float8`;
+  const clng = sql`${lng}::float8`;
+  return sql<number>`(2 * ${EARTH_RADIUS_M}::float8 * asin(least(1::float8, sqrt(
+    power(sin(radians(p.latitude - ${clat}) / 2), 2)
+    + cos(radians(${clat})) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - ${clng}) / 2), 2)))))`;
+}
+
+/** Total of the payment-plan percents of the given types; NULL (never matches) when the project has no plan. */
+function paymentShareSql(types: number[]): RawBuilder<number | null> {
+  return sql<number | null>`(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE coalesce(sum(pp.percent) FILTER (WHERE pp.type = ANY(${intArray(types)})), 0) END
+    FROM project_payment_plans pp WHERE pp.project_id = p.id)`;
+}
+
+/** The project-level (and unit EXISTS) predicates of GET /projects on alias p; visibility is separate. */
+export function projectFilterConditions(filters: ProjectFilters, priceVector: number, context: ListContext): Condition[] {
+  const conditions: Condition[] = [];
+  if (filters.search !== undefined) {
+    const pattern = likeContains(filters.search);
+    conditions.push(
+      sql<SqlBool>`(p.name ILIKE ${pattern} OR EXISTS (SELECT 1 FROM companies sc WHERE sc.id = p.company_id AND sc.company_name ILIKE ${pattern}))`,
+    );
+  }
+  if (filters.developerIds) conditions.push(sql<SqlBool>`p.company_id = ANY(${intArray(filters.developerIds)})`);
+  if (filters.unitTypes) conditions.push(sql<SqlBool>`p.type = ANY(${intArray(filters.unitTypes)})`);
+  if (filters.developmentStatuses) conditions.push(sql<SqlBool>`p.development_status = ANY(${intArray(filters.developmentStatuses)})`);
+  if (filters.isBranded !== undefined) conditions.push(sql<SqlBool>`p.is_branded = ${filters.isBranded}`);
+  if (filters.isResale !== undefined) conditions.push(sql<SqlBool>`p.is_resale = ${filters.isResale}`);
+  if (filters.isEscrow !== undefined) conditions.push(sql<SqlBool>`(btrim(p.escrow_account) <> '') = ${filters.isEscrow}`);
+  if (filters.handoverFrom) conditions.push(sql<SqlBool>`p.handover_date >= ${filters.handoverFrom.at}::timestamptz`);
+  if (filters.handoverTo) {
+    conditions.push(
+      filters.handoverTo.inclusive
+        ? sql<SqlBool>`p.handover_date <= ${filters.handoverTo.at}::timestamptz`
+        : sql<SqlBool>`p.handover_date < ${filters.handoverTo.at}::timestamptz`,
+    );
+  }
+  if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([1, 2])} <= ${numeric(filters.paymentMaxPreHandover)}`);
+  if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([3])} >= ${numeric(filters.paymentMinAfterHandover)}`);
+  if (filters.paymentOnlyPostHandover) {
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0)`);
+  }
+  if (filters.geo) {
+    const { box, lat, lng, radiusM } = filters.geo;
+    conditions.push(sql<SqlBool>`p.latitude BETWEEN ${box.minLat}::float8 AND ${box.maxLat}::float8`);
+    if (box.minLng !== undefined && box.maxLng !== undefined) {
+      conditions.push(sql<SqlBool>`p.longitude BETWEEN ${box.minLng}::float8 AND ${box.maxLng}::float8`);
+    }
+    conditions.push(sql<SqlBool>`${distanceFromProjectSql(lat, lng)} <= ${radiusM}::float8`);
+  }
+  for (const category of filters.nearCategories) {
+    const closeEnough = context.amenitiesRadiusM === undefined ? sql`` : sql` AND pf.distance_m < ${context.amenitiesRadiusM}::float8`;
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_facilities pf WHERE pf.project_id = p.id AND pf.category = ${category}${closeEnough})`);
+  }
+  if (filters.featureIds) {
+    conditions.push(
+      sql<SqlBool>`(SELECT count(*) FROM project_feature_links fl WHERE fl.project_id = p.id AND fl.feature_id = ANY(${intArray(filters.featureIds)})) = ${filters.featureIds.length}`,
+    );
+  }
+  if (filters.units) conditions.push(unitExists(filters.units, priceVector));
+  return conditions;
+}
+
+export interface FeatureRow {
+  id: number;
+  name: string;
+  type: number;
+}
+
+export interface ProjectListRow {
+  id: number;
+  name: string;
+  status: number;
+  development_status: number;
+  is_branded: boolean;
+  is_resale: boolean;
+  is_escrow: boolean;
+  handover_date: string | null;
+  currency: string;
+  price_from: number | null;
+  size_from: number | null;
+  logo_path: string | null;
+  company_id: number;
+  company_name: string;
+  company_logo_path: string | null;
+  payment_plans: { type: number; percent: number }[];
+  features: FeatureRow[];
+}
+
+/** The page (ordered by name, then id) and the number of all matches. */
+export async function listProjects(
+  db: Kysely<DB>,
+  scope: CatalogueScope,
+  page: ProjectsPage,
+  context: ListContext,
+): Promise<{ total: number; items: ProjectListRow[] }> {
+  const conditions = projectFilterConditions(page.filters, scope.price_vector, context);
+  const matching = db
+    .selectFrom('projects as p')
+    .where(projectIsVisible(scope))
+    .$if(conditions.length > 0, (qb) => qb.where(and(conditions)));
+
+  const rows = await db
+    .with('page', () =>
+      matching
+        .select(['p.id', 'p.name', sql<number>`count(*) OVER ()`.as('total')])
+        .orderBy('p.name')
+        .orderBy('p.id')
+        .limit(page.limit)
+        .offset(page.offset),
+    )
+    .selectFrom('page')
+    .innerJoin('projects as p', 'p.id', 'page.id')
+    .innerJoin('companies as c', 'c.id', 'p.company_id')
+    .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('units as u')
+          .whereRef('u.project_id', '=', 'p.id')
+          .where('u.deleted_at', 'is', null)
+          .select([
+            keyPriceSql(sql`min(u.price)`, scope.price_vector).as('price_from'),
+            sql<number | null>`min(u.unit_area)`.as('size_from'),
+          ])
+          .as('us'),
+      (join) => join.onTrue(),
+    )
+    .select((eb) => [
+      'page.total',
+      'p.id',
+      'p.name',
+      'p.status',
+      'p.development_status',
+      'p.is_branded',
+      'p.is_resale',
+      sql<boolean>`btrim(p.escrow_account) <> ''`.as('is_escrow'),
+      'p.handover_date',
+      'p.currency',
+      'us.price_from',
+      'us.size_from',
+      firstImagePathSql().as('logo_path'),
+      'c.id as company_id',
+      'c.company_name',
+      'cf.path as company_logo_path',
+      jsonArrayFrom(
+        eb.selectFrom('project_payment_plans as pp').whereRef('pp.project_id', '=', 'p.id').select(['pp.type', 'pp.percent']).orderBy('pp.position'),
+      ).as('payment_plans'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('project_feature_links as fl')
+          .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
+          .whereRef('fl.project_id', '=', 'p.id')
+          .select(['pf.id', 'pf.name', 'pf.type'])
+          .orderBy('pf.name')
+          .orderBy('pf.id'),
+      ).as('features'),
+    ])
+    .orderBy('page.name')
+    .orderBy('page.id')
+    .execute();
+
+  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }) => row as ProjectListRow) };
+  // Past the last page the window count has no row to ride on.
+  const counted = await matching.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
+  return { total: Number(counted.total), items: [] };
+}
+
+/** Path of the project's first image (its logo/cover), for alias p. */
+export function firstImagePathSql(): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT f.path FROM project_images pi JOIN files f ON f.id = pi.file_id WHERE pi.project_id = p.id ORDER BY pi.position LIMIT 1)`;
+}
+
+/** GET /projects/list: every visible project, by name then id. */
+export function listAllProjects(db: Kysely<DB>, scope: VisibilityScope) {
+  return db
+    .selectFrom('projects as p')
+    .where(projectIsVisible(scope))
+    .select(['p.id', 'p.name', firstImagePathSql().as('logo_path')])
+    .orderBy('p.name')
+    .orderBy('p.id')
+    .execute();
+}

@@ -1,0 +1,266 @@
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../db/schema.js';
+import { keyPriceSql } from '../domain/pricing.js';
+import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
+import type { CatalogueScope } from './projects.js';
+import { projectIsVisible } from './visibility.js';
+
+/*
+ * GET /units/{id} returns the data model as it is: the unit and its project in snake_case, except the
+ * project's CreatedAt/UpdatedAt and its company and author, which keep the PascalCase of the platform's
+ * model. The keys are spelled here, in the SQL aliases, and nowhere else.
+ */
+
+export interface CompanyModel {
+  ID: number;
+  CompanyType: number;
+  CompanyName: string;
+  LegalName: string | null;
+  TradeLicenseCode: string | null;
+  ReraLicenseCode: string | null;
+  PreferredContactEmail: string | null;
+  PreferredContactPhone: string | null;
+  OfficeAddress: string | null;
+  POBoxNumber: string | null;
+  LogoFileID: number | null;
+  LogoFile: FileRow | null;
+  OrganisationDescription: string | null;
+  Specialisation: number | null;
+  ProjectPortfolioURL: string | null;
+  TradeLicenseDocumentVerified: boolean;
+  ReraCertificateVerified: boolean;
+  IdentificationDocumentVerified: boolean;
+  Status: number;
+  CreatedAt: string;
+  UpdatedAt: string;
+}
+
+export interface UserModel {
+  ID: number;
+  Name: string;
+  Email: string;
+  Status: number;
+  Type: number;
+  CreatedAt: string;
+  UpdatedAt: string;
+  DeletedAt: string | null;
+}
+
+export interface UnitProjectModel {
+  id: number;
+  company_id: number;
+  author_id: number | null;
+  area_id: number | null;
+  company: CompanyModel;
+  author: UserModel | null;
+  area: { id: number; name: string; city: string; created_at: string; updated_at: string } | null;
+  name: string;
+  description: string;
+  developer_registration_id: string;
+  trakheesi_project_id: string;
+  escrow_account: string;
+  oqood_registration: string;
+  type: number;
+  status: number;
+  development_status: number;
+  readiness_progress: number;
+  total_floors: number;
+  launch_date: string | null;
+  launch_time: string | null;
+  resale_conditions: string | null;
+  floors_formula: string | null;
+  is_draft: boolean;
+  is_branded: boolean;
+  service_charge: number | null;
+  floor_plan_file_id: number | null;
+  brochure_file_id: number | null;
+  general_plan_file_id: number | null;
+  floor_plan_file: FileRow | null;
+  brochure_file: FileRow | null;
+  general_plan_file: FileRow | null;
+  CreatedAt: string;
+  UpdatedAt: string;
+}
+
+export interface UnitTagLinkModel {
+  id: number;
+  unit_id: number;
+  preference_id: number;
+  preference: { id: number; name: string; created_at: string; updated_at: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UnitModelRow {
+  id: number;
+  project_id: number;
+  unit_number: string;
+  bedrooms: number;
+  status: number;
+  furnishing: number;
+  parking: number;
+  floor: number;
+  price: number | null;
+  unit_area: number;
+  plan_file_id: number | null;
+  plan_file: FileRow | null;
+  preferences: UnitTagLinkModel[];
+  project: UnitProjectModel;
+  created_at: string;
+  updated_at: string;
+}
+
+type AnyEb = ExpressionBuilder<DB, keyof DB>;
+const iso = (column: string) => isoTimestampSql(sql.ref(column));
+
+function companyModel(eb: AnyEb) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('companies as mc')
+      .whereRef('mc.id', '=', sql.ref('pr.company_id'))
+      .select((inner) => [
+        'mc.id as ID',
+        'mc.company_type as CompanyType',
+        'mc.company_name as CompanyName',
+        'mc.legal_name as LegalName',
+        'mc.trade_license_code as TradeLicenseCode',
+        'mc.rera_license_code as ReraLicenseCode',
+        'mc.preferred_contact_email as PreferredContactEmail',
+        'mc.preferred_contact_phone as PreferredContactPhone',
+        'mc.office_address as OfficeAddress',
+        'mc.po_box_number as POBoxNumber',
+        'mc.logo_file_id as LogoFileID',
+        fileJson(inner as unknown as AnyEb, 'mc.logo_file_id').as('LogoFile'),
+        'mc.organisation_description as OrganisationDescription',
+        'mc.specialisation as Specialisation',
+        'mc.project_portfolio_url as ProjectPortfolioURL',
+        'mc.trade_license_document_verified as TradeLicenseDocumentVerified',
+        'mc.rera_certificate_verified as ReraCertificateVerified',
+        'mc.identification_document_verified as IdentificationDocumentVerified',
+        'mc.status as Status',
+        iso('mc.created_at').as('CreatedAt'),
+        iso('mc.updated_at').as('UpdatedAt'),
+      ]),
+  );
+}
+
+function authorModel(eb: AnyEb) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('users as mu')
+      .whereRef('mu.id', '=', sql.ref('pr.author_id'))
+      .select([
+        'mu.id as ID',
+        'mu.name as Name',
+        'mu.email as Email',
+        'mu.status as Status',
+        'mu.type as Type',
+        iso('mu.created_at').as('CreatedAt'),
+        iso('mu.updated_at').as('UpdatedAt'),
+        iso('mu.deleted_at').as('DeletedAt'),
+      ]),
+  );
+}
+
+function projectModel(eb: AnyEb) {
+  return jsonObjectFrom(
+    eb
+      .selectFrom('projects as pr')
+      .whereRef('pr.id', '=', sql.ref('u.project_id'))
+      .select((inner) => {
+        const ieb = inner as unknown as AnyEb;
+        return [
+          'pr.id',
+          'pr.company_id',
+          'pr.author_id',
+          'pr.area_id',
+          companyModel(ieb).as('company'),
+          authorModel(ieb).as('author'),
+          jsonObjectFrom(
+            ieb
+              .selectFrom('areas as ma')
+              .whereRef('ma.id', '=', sql.ref('pr.area_id'))
+              .select(['ma.id', 'ma.name', 'ma.city', iso('ma.created_at').as('created_at'), iso('ma.updated_at').as('updated_at')]),
+          ).as('area'),
+          'pr.name',
+          'pr.description',
+          'pr.developer_registration_id',
+          'pr.trakheesi_project_id',
+          'pr.escrow_account',
+          'pr.oqood_registration',
+          'pr.type',
+          'pr.status',
+          'pr.development_status',
+          'pr.readiness_progress',
+          'pr.total_floors',
+          iso('pr.launch_date').as('launch_date'),
+          'pr.launch_time',
+          'pr.resale_conditions',
+          'pr.floors_formula',
+          'pr.is_draft',
+          'pr.is_branded',
+          'pr.service_charge',
+          'pr.floor_plan_file_id',
+          'pr.brochure_file_id',
+          'pr.general_plan_file_id',
+          fileJson(ieb, 'pr.floor_plan_file_id').as('floor_plan_file'),
+          fileJson(ieb, 'pr.brochure_file_id').as('brochure_file'),
+          fileJson(ieb, 'pr.general_plan_file_id').as('general_plan_file'),
+          iso('pr.created_at').as('CreatedAt'),
+          iso('pr.updated_at').as('UpdatedAt'),
+        ];
+      }),
+  );
+}
+
+/** The live unit of a visible project, or undefined (any reason, alike). */
+export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: number): Promise<UnitModelRow | undefined> {
+  const row = await db
+    .selectFrom('units as u')
+    .innerJoin('projects as p', 'p.id', 'u.project_id')
+    .where('u.id', '=', unitId)
+    .where('u.deleted_at', 'is', null)
+    .where(projectIsVisible(scope))
+    .select((eb) => {
+      const anyEb = eb as unknown as AnyEb;
+      return [
+        'u.id',
+        'u.project_id',
+        'u.unit_number',
+        'u.bedrooms',
+        'u.status',
+        'u.furnishing',
+        'u.parking',
+        'u.floor',
+        keyPriceSql(sql.ref('u.price'), scope.price_vector).as('price'),
+        'u.unit_area',
+        'u.plan_file_id',
+        fileJson(anyEb, 'u.plan_file_id').as('plan_file'),
+        jsonArrayFrom(
+          anyEb
+            .selectFrom('unit_tag_links as l')
+            .whereRef('l.unit_id', '=', sql.ref('u.id'))
+            .select((inner) => [
+              'l.id',
+              'l.unit_id',
+              'l.tag_id as preference_id',
+              jsonObjectFrom(
+                (inner as unknown as AnyEb)
+                  .selectFrom('unit_tags as pt')
+                  .whereRef('pt.id', '=', sql.ref('l.tag_id'))
+                  .select(['pt.id', 'pt.name', iso('pt.created_at').as('created_at'), iso('pt.updated_at').as('updated_at')]),
+              ).as('preference'),
+              iso('l.created_at').as('created_at'),
+              iso('l.updated_at').as('updated_at'),
+            ])
+            .orderBy('l.id'),
+        ).as('preferences'),
+        projectModel(anyEb).as('project'),
+        'u.created_at',
+        'u.updated_at',
+      ];
+    })
+    .executeTakeFirst();
+  return row as UnitModelRow | undefined;
+}
