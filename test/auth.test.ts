@@ -174,7 +174,7 @@ describe.each(drivers)('authentication (%s)', (driver) => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/openapi.yaml' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/docs' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/docs/' })).statusCode).toBe(200);
   });
 
   it('answers the CORS preflight without a key', async () => {

@@ -1054,15 +1054,17 @@ interface FixedFacility {
   locode?: string;
   operator: string;
   opened: number;
+  /** Annual passengers in millions (airports). */
+  passengersM?: number;
 }
 
 /** Real airports and ports of the three emirates, at their actual coordinates. */
 const AIRPORTS_AND_PORTS: readonly FixedFacility[] = [
-  { name: 'Dubai International Airport', kind: 'International airport', lat: 25.2532, lng: 55.3657, nearestArea: 'Dubai Creek Harbour', iata: 'DXB', icao: 'OMDB', locode: 'AEDXB', operator: 'Dubai Airports', opened: 1960 },
-  { name: 'Al Maktoum International Airport', kind: 'International airport', lat: 24.8962, lng: 55.1614, nearestArea: 'Dubai South', iata: 'DWC', icao: 'OMDW', locode: 'AEDWC', operator: 'Dubai Airports', opened: 2010 },
-  { name: 'Zayed International Airport', kind: 'International airport', lat: 24.433, lng: 54.6511, nearestArea: 'Yas Island', iata: 'AUH', icao: 'OMAA', locode: 'AEAUH', operator: 'Abu Dhabi Airports', opened: 1982 },
-  { name: 'Sharjah International Airport', kind: 'International airport', lat: 25.3286, lng: 55.5172, nearestArea: 'Aljada', iata: 'SHJ', icao: 'OMSJ', locode: 'AESHJ', operator: 'Sharjah Airport Authority', opened: 1977 },
-  { name: 'Al Bateen Executive Airport', kind: 'International airport', lat: 24.4283, lng: 54.4581, nearestArea: 'Al Reem Island', iata: 'AZI', icao: 'OMAD', operator: 'Abu Dhabi Airports', opened: 1970 },
+  { name: 'Dubai International Airport', kind: 'International airport', lat: 25.2532, lng: 55.3657, nearestArea: 'Dubai Creek Harbour', iata: 'DXB', icao: 'OMDB', locode: 'AEDXB', operator: 'Dubai Airports', opened: 1960, passengersM: 92.3 },
+  { name: 'Al Maktoum International Airport', kind: 'International airport', lat: 24.8962, lng: 55.1614, nearestArea: 'Dubai South', iata: 'DWC', icao: 'OMDW', locode: 'AEDWC', operator: 'Dubai Airports', opened: 2010, passengersM: 1.1 },
+  { name: 'Zayed International Airport', kind: 'International airport', lat: 24.433, lng: 54.6511, nearestArea: 'Yas Island', iata: 'AUH', icao: 'OMAA', locode: 'AEAUH', operator: 'Abu Dhabi Airports', opened: 1982, passengersM: 29.4 },
+  { name: 'Sharjah International Airport', kind: 'International airport', lat: 25.3286, lng: 55.5172, nearestArea: 'Aljada', iata: 'SHJ', icao: 'OMSJ', locode: 'AESHJ', operator: 'Sharjah Airport Authority', opened: 1977, passengersM: 17.1 },
+  { name: 'Al Bateen Executive Airport', kind: 'International airport', lat: 24.4283, lng: 54.4581, nearestArea: 'Al Reem Island', iata: 'AZI', icao: 'OMAD', operator: 'Abu Dhabi Airports', opened: 1970, passengersM: 0.1 },
   { name: 'Jebel Ali Port', kind: 'Seaport', lat: 25.0114, lng: 55.0611, nearestArea: 'Al Furjan', locode: 'AEJEA', operator: 'DP World', opened: 1979 },
   { name: 'Port Rashid', kind: 'Seaport', lat: 25.2667, lng: 55.2772, nearestArea: 'Downtown Dubai', locode: 'AEPRA', operator: 'DP World', opened: 1972 },
   { name: 'Mina Rashid Cruise Terminal', kind: 'Cruise terminal', lat: 25.2697, lng: 55.2747, nearestArea: 'Downtown Dubai', locode: 'AEPRA', operator: 'P&O Marinas', opened: 2014 },
@@ -1223,7 +1225,7 @@ function airportOrPort(ctx: FacilityContext, sourceId: string): Rec {
     un_locode: f?.locode ?? null,
     operator: f?.operator ?? rng.pick(['RTA Marine', 'Dubai Airports', 'AD Ports Group', 'Falcon Aviation', 'Jetex', 'D3 Marinas']),
     international: airport || port,
-    annual_passengers_m: airport ? round(rng.float(1, 90), 1) : port ? round(rng.float(0.1, 1.5), 2) : round(rng.float(0.01, 0.3), 2),
+    annual_passengers_m: f?.passengersM ?? (airport ? round(rng.float(1, 90), 1) : port ? round(rng.float(0.1, 1.5), 2) : round(rng.float(0.01, 0.3), 2)),
     annual_cargo_tonnes: airport || kind === 'Cargo terminal' ? rng.int(50_000, 2_500_000) : 0,
     annual_teu_m: kind === 'Seaport' ? round(rng.float(0.5, 15), 1) : 0,
     runways: airport ? rng.int(1, 6) : 0,

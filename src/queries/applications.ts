@@ -22,7 +22,7 @@ import { projectIsVisible } from './visibility.js';
  * between them all commit together or not at all.
  *
  * Concurrency is settled by the database, so it holds with any number of API processes:
- * - the agency's first board stage is locked FOR UPDATE before the card's position is computed, so
+ * - the agency's first board stage is locked (FOR NO KEY UPDATE) before the card's position is computed, so
  *   concurrent applications into one column get distinct, gap-free end positions;
  * - a new client is inserted with ON CONFLICT DO NOTHING against the two unique indexes (company +
  *   lower(email), company + mobile digits) and re-selected when another transaction won the race;
@@ -128,8 +128,9 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
     const advisor = await findAdvisor(trx, key);
     if (!advisor) throw new ApplicationRejected({ code: 'author_gone' });
 
-    const stage = await lockFirstStage(trx, key.company.id);
     const client = await findOrCreateClient(trx, key.company.id, prepared, merged);
+    // Taken as late as possible: every application of the agency queues on this lock until commit.
+    const stage = await lockFirstStage(trx, key.company.id);
 
     const { next_position } = await trx
       .selectFrom('opportunities')
@@ -446,7 +447,9 @@ async function lockFirstStage(trx: Transaction<DB>, companyId: number) {
       .orderBy('position')
       .orderBy('id')
       .limit(1)
-      .forUpdate()
+      // NO KEY: serialises applications against each other without blocking foreign-key checks of
+      // others (e.g. the main backend moving a card into this stage).
+      .forNoKeyUpdate()
       .executeTakeFirst();
 
   const existing = await select();

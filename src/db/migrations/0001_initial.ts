@@ -340,6 +340,8 @@ const statements = [
     created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (api_key_id, key)
   )`,
+  // Lets each idempotent request sweep a few expired rows of its API key without scanning all of them.
+  `CREATE INDEX idempotency_keys_expiry ON idempotency_keys (api_key_id, created_at)`,
 ];
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -52,6 +52,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       schema: {
         tags: ['Applications'],
         summary: 'Submit an end-client application',
+        operationId: 'submitApplication',
         description,
         params: IdParams,
         headers: ApplicationHeaders,
@@ -78,6 +79,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
               ? undefined
               : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${id}/applications`, request.body) },
         });
+        if (outcome.replayed) request.log.info({ idempotencyKey }, 'idempotent replay: stored response returned, nothing written');
         // Only 201 responses are ever stored for replay.
         reply.code(outcome.statusCode as 201);
         return ok(outcome.data);

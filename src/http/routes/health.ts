@@ -14,6 +14,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
     {
       schema: {
         tags: ['Service'],
+        operationId: 'health',
         summary: 'Healthcheck (no key)',
         description: 'Reports whether the database answers. 200 when it does, 503 when it does not.',
         security: [],

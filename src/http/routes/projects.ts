@@ -29,6 +29,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'listProjects',
         summary: 'Search projects',
         description:
           'Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are ordered by name, then ' +
@@ -70,6 +71,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'listAllProjects',
         summary: 'All published projects (flat)',
         description: 'Every published project of a contracted developer as `{id, name, logo}`, sorted by name, then id. No parameters, no pagination.',
         querystring: NoQuery,
@@ -87,6 +89,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'getProject',
         summary: 'Project detail',
         description:
           'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices), features and amenities, and ' +
@@ -108,6 +111,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'getProjectContacts',
         summary: 'Project contacts',
         description: 'The developer that owns the project and its staff (members with the role `ceo` and deleted users are left out).',
         params: IdParams,

@@ -11,6 +11,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'listDevelopers',
         summary: 'Developers with published projects',
         description: 'Developer companies (company_type 3) with an approved contract with the key\u2019s agency that own at least one published project, sorted by name. Intended for the `developer_ids` filter of GET /projects.',
         response: responses({ 200: Success(Type.Object({ items: Type.Array(Developer) })) }),
@@ -27,6 +28,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     {
       schema: {
         tags: ['Reference'],
+        operationId: 'listAreas',
         summary: 'Areas',
         description: 'Every area, sorted by city and then name.',
         querystring: Type.Object(
@@ -44,6 +46,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     {
       schema: {
         tags: ['Reference'],
+        operationId: 'listUnitTags',
         summary: 'Unit tags',
         description: 'Every unit tag, sorted by name. Used by `unit_preference_ids` and by applications.',
         querystring: Type.Object({}, { additionalProperties: false }),
@@ -58,6 +61,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     {
       schema: {
         tags: ['Reference'],
+        operationId: 'listProjectFeatures',
         summary: 'Project features and amenities',
         description: 'Every project feature and amenity, each section sorted by name. With `type`, the other section is an empty array.',
         querystring: Type.Object(

@@ -16,6 +16,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
     {
       schema: {
         tags: ['Catalogue'],
+        operationId: 'getUnit',
         summary: 'Unit detail',
         description:
           'The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project\u2019s ' +

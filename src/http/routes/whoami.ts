@@ -29,6 +29,7 @@ export const whoAmIRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { li
     {
       schema: {
         tags: ['Key'],
+        operationId: 'whoAmI',
         summary: 'Verify the key',
         description: 'The key that was presented, its company, its author and the price factor it applies.',
         response: responses({ 200: Success(WhoAmI) }),

@@ -1,11 +1,25 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DEFAULT_LIMIT, EARTH_RADIUS_M, MAX_CSV_ITEMS, MAX_LIMIT } from '../../domain/project-filters.js';
-import { DateTime, Link, ProjectFeature } from './reference.js';
+import { DateTime, FeatureType, Link } from './reference.js';
 
 export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
 const Int32 = 2147483647;
+
+/** An RFC 3339 timestamp (UTC) with its own description. */
+export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+export const CreatedAt = Timestamp('When the record was created (RFC 3339, UTC).');
+export const UpdatedAt = Timestamp('When the record was last changed (RFC 3339, UTC).');
+
+const ProjectFeature = Type.Object(
+  {
+    id: Type.Integer({ description: 'Feature/amenity id (GET /project-preferences; usable in `preference_ids`).' }),
+    name: Type.String({ description: 'Feature/amenity name.' }),
+    type: FeatureType,
+  },
+  { description: 'A project feature (type 1) or amenity (type 2).' },
+);
 
 // ---------------------------------------------------------------------------------------------------
 // Shared pieces
@@ -20,8 +34,8 @@ export const FileObject = Type.Object(
     path: Type.String({ description: 'Relative storage path.' }),
     url: Type.String({ description: 'Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key.' }),
     size: Nullable(Type.Integer({ format: 'int64' }), 'Size in bytes (64-bit).'),
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
   },
   { description: 'A stored file, given as a link (the service does not serve files).' },
 );
@@ -320,8 +334,8 @@ export const ProjectDetail = Type.Object(
     units: Type.Array(DetailUnit, { description: 'The project\u2019s units (deleted ones left out), sorted by unit number, then id.' }),
     preferences: ProjectPreferences,
     nearby_facilities: NearbyFacilities,
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
   },
   { description: 'A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities.' },
 );

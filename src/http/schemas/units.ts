@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { FileObject, Nullable } from './projects.js';
+import { CreatedAt, FileObject, Nullable, UpdatedAt } from './projects.js';
 import { DateTime } from './reference.js';
 
 /*
@@ -31,8 +31,8 @@ export const CompanyModel = Type.Object(
     ReraCertificateVerified: Type.Boolean({ description: 'The RERA certificate was verified.' }),
     IdentificationDocumentVerified: Type.Boolean({ description: 'The identification document was verified.' }),
     Status: Type.Integer({ description: 'Company status of the agency platform.' }),
-    CreatedAt: DateTime,
-    UpdatedAt: DateTime,
+    CreatedAt: CreatedAt,
+    UpdatedAt: UpdatedAt,
   },
   { additionalProperties: false, description: 'The developer company (PascalCase keys, as in the data model).' },
 );
@@ -44,8 +44,8 @@ export const UserModel = Type.Object(
     Email: Type.String({ description: 'E-mail address.' }),
     Status: Type.Integer({ description: 'User status of the agency platform.' }),
     Type: Type.Integer({ minimum: 0, maximum: 3, description: 'User type, 0 to 3.' }),
-    CreatedAt: DateTime,
-    UpdatedAt: DateTime,
+    CreatedAt: CreatedAt,
+    UpdatedAt: UpdatedAt,
     DeletedAt: Nullable(DateTime, 'When the user was deleted; null while active.'),
   },
   { additionalProperties: false, description: 'A user (PascalCase keys, as in the data model).' },
@@ -56,8 +56,8 @@ const AreaModel = Type.Object(
     id: Type.Integer({ description: 'Area id.' }),
     name: Type.String({ description: 'Area name.' }),
     city: Type.String({ description: 'City.' }),
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
   },
   { additionalProperties: false, description: 'The project\u2019s area.' },
 );
@@ -95,8 +95,8 @@ export const UnitProjectModel = Type.Object(
     floor_plan_file: Nullable(FileObject, 'Floor plan; null when none.'),
     brochure_file: Nullable(FileObject, 'Brochure; null when none.'),
     general_plan_file: Nullable(FileObject, 'General plan; null when none.'),
-    CreatedAt: DateTime,
-    UpdatedAt: DateTime,
+    CreatedAt: CreatedAt,
+    UpdatedAt: UpdatedAt,
   },
   { additionalProperties: false, description: 'The unit\u2019s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model).' },
 );
@@ -110,13 +110,13 @@ const UnitTagLink = Type.Object(
       {
         id: Type.Integer({ description: 'Unit tag id.' }),
         name: Type.String({ description: 'Unit tag name.' }),
-        created_at: DateTime,
-        updated_at: DateTime,
+        created_at: CreatedAt,
+        updated_at: UpdatedAt,
       },
       { additionalProperties: false, description: 'The unit tag.' },
     ),
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
   },
   { additionalProperties: false, description: 'A tag carried by the unit.' },
 );
@@ -137,8 +137,8 @@ export const UnitModel = Type.Object(
     plan_file: Nullable(FileObject, 'The unit plan; null when none.'),
     preferences: Type.Array(UnitTagLink, { description: 'The unit\u2019s tags, by link id.' }),
     project: UnitProjectModel,
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
   },
   { additionalProperties: false, description: 'A unit with its project, developer, area, plan and tags.' },
 );
