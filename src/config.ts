@@ -13,6 +13,18 @@ export interface Config {
   /** Metres; the import links a project to every facility within this distance. */
   facilityLinkRadiusM: number;
   logLevel: string;
+  /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
+  rateLimit: RateLimitConfig | undefined;
+}
+
+export interface RateLimitConfig {
+  /** Requests one API key may make per window. */
+  limit: number;
+  windowS: number;
+  /** Counters shared by every API process through Redis; undefined: counted in this process only. */
+  redisUrl: string | undefined;
+  /** Namespace of the counters in Redis, so several deployments can share one server. */
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {
@@ -34,6 +46,23 @@ function positiveNumber(env: Env, name: string): number | undefined {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of metres, got "${raw}"`);
   return value;
+}
+
+function positiveInteger(env: Env, name: string): number | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+function rateLimitConfig(env: Env): RateLimitConfig | undefined {
+  const limit = positiveInteger(env, 'RATE_LIMIT');
+  const windowS = positiveInteger(env, 'RATE_LIMIT_WINDOW_S') ?? 60;
+  const redisUrl = read(env, 'REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  const redisKeyPrefix = read(env, 'REDIS_KEY_PREFIX') ?? 'catalogue:';
+  return limit === undefined ? undefined : { limit, windowS, redisUrl, redisKeyPrefix };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -67,5 +96,6 @@ export function loadConfig(env: Env = process.env): Config {
     amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     logLevel,
+    rateLimit: rateLimitConfig(env),
   };
 }

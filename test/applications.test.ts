@@ -4,6 +4,7 @@ import { importBundle } from '../src/import/import-bundle.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, BROKER, DEV, DEV_NO_CONTRACT, DEV_PENDING, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
+import { crmCounts } from './helpers/crm-counts.js';
 import { openApiValidator } from './helpers/openapi.js';
 
 /*
@@ -65,18 +66,7 @@ let sequence = 0;
 const fresh = () => `client${++sequence}.${Date.now()}@example.com`;
 const clientWith = (extra: Record<string, unknown> = {}) => ({ first_name: 'Jane', last_name: 'Doe', email: fresh(), ...extra });
 
-async function counts(t: TestApp) {
-  const { rows } = await sql<Record<string, number>>`
-    SELECT (SELECT count(*) FROM clients)::int AS clients,
-           (SELECT count(*) FROM opportunities)::int AS opportunities,
-           (SELECT count(*) FROM opportunity_tags)::int AS opportunity_tags,
-           (SELECT count(*) FROM opportunity_project_features)::int AS opportunity_project_features,
-           (SELECT count(*) FROM offers)::int AS offers,
-           (SELECT count(*) FROM offer_opportunities)::int AS offer_opportunities,
-           (SELECT count(*) FROM board_stages)::int AS board_stages,
-           (SELECT count(*) FROM idempotency_keys)::int AS idempotency_keys`.execute(t.db);
-  return rows[0];
-}
+const counts = (t: TestApp) => crmCounts(t.db);
 
 function applyWith(t: TestApp, key: string) {
   return (unitId: number | string, body: unknown, headers: Record<string, string> = {}) =>

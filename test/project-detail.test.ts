@@ -288,7 +288,10 @@ describe.each(drivers)('GET /projects/{id} with AMENITIEST_RADIUS and STATIC_BAS
 
   it('the radius is strict: a facility exactly at the radius is left out, in the detail and in near_*', async () => {
     const links = await t.db.selectFrom('project_facilities').select(['project_id', 'facility_id', 'distance_m']).where('category', '=', 'transport').execute();
+    const nearest = await t.db.selectFrom('projects').select(['id', 'nearest_transport_m']).where('nearest_transport_m', 'is not', null).execute();
+    // The importer keeps projects.nearest_transport_m (what near_transport reads) in step with the links.
     await t.db.updateTable('project_facilities').set({ distance_m: 1000 }).where('category', '=', 'transport').execute();
+    await t.db.updateTable('projects').set({ nearest_transport_m: 1000 }).where('nearest_transport_m', 'is not', null).execute();
     try {
       const res = await t.app.inject({ method: 'GET', url: '/projects/1', headers: { 'x-api-key': key } });
       expect(res.json().data.nearby_facilities.transport).toEqual([]);
@@ -302,6 +305,9 @@ describe.each(drivers)('GET /projects/{id} with AMENITIEST_RADIUS and STATIC_BAS
           .where('project_id', '=', link.project_id)
           .where('facility_id', '=', link.facility_id)
           .execute();
+      }
+      for (const project of nearest) {
+        await t.db.updateTable('projects').set({ nearest_transport_m: project.nearest_transport_m }).where('id', '=', project.id).execute();
       }
     }
     const restored = await t.app.inject({ method: 'GET', url: '/projects?near_transport=true', headers: { 'x-api-key': key } });

@@ -1,14 +1,56 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
 
 /*
  * What a newcomer does: `npm start` on an empty data directory, then paste the printed curl line.
- * The graceful shutdown is checked on the way out: SIGTERM ends the process with exit code 0.
+ * The graceful shutdown is checked on the way out: SIGTERM while an application is in flight (its
+ * body only half sent, over a keep-alive connection) refuses new connections at once, still answers
+ * that request, closes the database and ends the process with exit code 0.
  * Runs the real command in a child process; PORT=0 picks a free port, which the banner reports.
  */
+
+/** A POST whose headers and first half of the body are sent now, the rest when `finish()` is called. */
+function halfSentPost(url: string, headers: Record<string, string>, body: unknown) {
+  const payload = Buffer.from(JSON.stringify(body));
+  const agent = new http.Agent({ keepAlive: true });
+  const request = http.request(url, {
+    method: 'POST',
+    agent,
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
+  });
+  const response = new Promise<{ status: number; connection: string | undefined; body: string; at: number }>((resolve, reject) => {
+    request.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text, at: Date.now() }));
+    });
+    request.on('error', reject);
+  });
+  const sent = new Promise<void>((resolve) => request.write(payload.subarray(0, payload.length >> 1), () => resolve()));
+  return { sent, response, finish: () => request.end(payload.subarray(payload.length >> 1)), close: () => agent.destroy() };
+}
+
+/** Resolves with the error code of a plain TCP connection attempt (undefined when it connects). */
+function tryConnect(url: string): Promise<string | undefined> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(undefined);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('npm start', () => {
   let child: ChildProcess | undefined;
   let dir: string | undefined;
@@ -26,7 +68,7 @@ describe('npm start', () => {
     dir = await mkdtemp(join(tmpdir(), 'catalogue-start-'));
     // What `npm start` runs, without npm in between (npm's own signal handling would hide our exit code).
     child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
-      env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: false,
     });
@@ -51,8 +93,49 @@ describe('npm start', () => {
     const projects = await (await fetch(`${base}/projects?limit=5`, { headers: { 'X-API-Key': key } })).json();
     expect(projects.data.total).toBeGreaterThanOrEqual(40);
 
-    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    let unitId: number | undefined;
+    for (const { id } of projects.data.items) {
+      const detail = await (await fetch(`${base}/projects/${id}`, { headers: { 'X-API-Key': key } })).json();
+      unitId ??= detail.data.units[0]?.id;
+    }
+    expect(unitId).toBeDefined();
+
+    const email = 'shutdown@example.com';
+    const inFlight = halfSentPost(`${base}/units/${unitId}/applications`, { 'X-API-Key': key }, { client: { first_name: 'Late', email } });
+    await inFlight.sent;
+    await sleep(300);
+
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child!.once('exit', (code) => resolve({ code, at: Date.now() })));
     child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    const refuseBy = Date.now() + 10_000;
+    while ((await tryConnect(base)) !== 'ECONNREFUSED') {
+      if (Date.now() > refuseBy) throw new Error(`still accepting connections 10 s after SIGTERM:\n${output}`);
+      await sleep(50);
+    }
+    // Refusing new connections, but still running: the half-sent request holds it.
+    await sleep(500);
+    expect(child.exitCode).toBeNull();
+
+    inFlight.finish();
+    const answered = await inFlight.response;
+    inFlight.close();
+    expect(answered.status, answered.body).toBe(201);
+    expect(JSON.parse(answered.body).data.client.email).toBe(email);
+    // The keep-alive client is told to go, so it cannot hold the shutdown open until its timeout.
+    expect(answered.connection).toBe('close');
+
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    expect(at - answered.at).toBeLessThan(5_000);
+    expect(output.indexOf('stopped: requests in flight answered, database closed')).toBeGreaterThan(output.indexOf('shutting down'));
+
+    // What was answered 201 is stored, and the data directory opens again after the shutdown.
+    const database = await openDatabase({ dataDir: join(dir, 'data') });
+    try {
+      const rows = await database.db.selectFrom('clients').select('id').where('email', '=', email).execute();
+      expect(rows).toHaveLength(1);
+    } finally {
+      await database.close();
+    }
   }, 200_000);
 });

@@ -26,6 +26,9 @@ const number = (name: string) => (value: string) => {
   return parsed;
 };
 
+/** Progress of a long import, on stderr so that stdout keeps only the summary. */
+const printStep = (step: string, ms: number) => console.error(`  ${step}: ${(ms / 1000).toFixed(1)} s`);
+
 async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
@@ -98,7 +101,8 @@ export function buildCli(): Command {
     .command('import')
     .description('import a catalogue bundle (JSON) in one transaction')
     .argument('<bundle>', 'path to the bundle JSON file')
-    .action(async (path: string) => {
+    .option('--verbose', 'print the duration of every import step')
+    .action(async (path: string, options: { verbose?: boolean }) => {
       const cfg = config();
       let bundle: unknown;
       try {
@@ -107,7 +111,7 @@ export function buildCli(): Command {
         throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
       }
       await withDatabase(cfg, async ({ db }) => {
-        const summary = await importBundle(db, bundle, { facilityLinkRadiusM: cfg.facilityLinkRadiusM });
+        const summary = await importBundle(db, bundle, { facilityLinkRadiusM: cfg.facilityLinkRadiusM, onProgress: options.verbose ? printStep : undefined });
         console.log(`imported ${path}: ${Object.entries(summary).map(([section, count]) => `${section} ${count}`).join(', ')}`);
       });
     });
@@ -116,12 +120,19 @@ export function buildCli(): Command {
     .command('seed-demo')
     .description('import the generated demo catalogue (idempotent) and create a demo key')
     .option('--projects <n>', 'number of projects to generate', integer('--projects'))
+    .option('--facilities <n>', 'number of facilities to generate (default: 10 per project)', integer('--facilities'))
     .option('--no-key', 'do not create a demo API key')
-    .action(async (options: { projects?: number; key: boolean }) => {
+    .option('--verbose', 'print the duration of every import step')
+    .action(async (options: { projects?: number; facilities?: number; key: boolean; verbose?: boolean }) => {
       const cfg = config();
       await withDatabase(cfg, async ({ db }) => {
         const started = Date.now();
-        const summary = await seedDemo(db, { facilityLinkRadiusM: cfg.facilityLinkRadiusM, projects: options.projects });
+        const summary = await seedDemo(db, {
+          facilityLinkRadiusM: cfg.facilityLinkRadiusM,
+          projects: options.projects,
+          facilities: options.facilities,
+          onProgress: options.verbose ? printStep : undefined,
+        });
         console.log(`demo catalogue imported in ${((Date.now() - started) / 1000).toFixed(1)} s: ${Object.entries(summary).map(([s, c]) => `${s} ${c}`).join(', ')}`);
         if (options.key) console.log(`demo API key (shown once): ${await createDemoKey(db)}`);
       });

@@ -9,6 +9,8 @@ export type Driver = 'pglite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   driver: Driver;
+  /** Connections that can be in use at once (1 for PGlite, which has a single one). */
+  poolSize: number;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -39,6 +41,11 @@ const textParsers: Record<number, (value: string) => unknown> = {
   [OID.date]: (value: string) => value,
 };
 
+/** How long a request may wait for a PostgreSQL connection (new or from the pool). */
+export const CONNECT_TIMEOUT_MS = 3_000;
+/** The healthcheck reports the database down when SELECT 1 takes longer than this. */
+export const PING_TIMEOUT_MS = 2_000;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
   return openPglite(options.dataDir ?? './data', options.loadDataDir);
@@ -48,9 +55,13 @@ function openPostgres(connectionString: string, max: number): Database {
   const pool = new pg.Pool({
     connectionString,
     max,
-    connectionTimeoutMillis: 5_000,
-    // Fail fast rather than queue forever when the server is gone.
+    // Bounds both opening a connection and waiting for a free one in the pool: with the server gone
+    // (or the pool exhausted for this long) a request fails within this time and is answered 503.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Fail fast rather than queue forever when the server stops answering on an open connection.
     query_timeout: 30_000,
+    // Detects a dead peer on idle pooled connections without waiting for the next query.
+    keepAlive: true,
     types: {
       getTypeParser: ((oid: number, format?: string) =>
         textParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
@@ -59,10 +70,15 @@ function openPostgres(connectionString: string, max: number): Database {
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', (client) => {
+    // pg-pool listens for errors only while a client is idle. A client checked out by a request also
+    // emits 'error' when its socket dies (besides failing the query in progress, which is how the
+    // request learns of it): without a listener that event would be an uncaught exception and take
+    // the whole process down. The broken client is dropped from the pool when it is released.
+    client.on('error', () => {});
     client.query(`SET TIME ZONE 'UTC'`).catch(() => {});
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, driver: 'postgres', ping: () => ping(db), close: () => db.destroy() };
+  return { db, driver: 'postgres', poolSize: max, ping: () => ping(db), close: () => db.destroy() };
 }
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
@@ -75,14 +91,22 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   await pglite.waitReady;
   await pglite.exec(`SET TIME ZONE 'UTC'`);
   const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
-  return { db, driver: 'pglite', ping: () => ping(db), close: () => db.destroy() };
+  return { db, driver: 'pglite', poolSize: 1, ping: () => ping(db), close: () => db.destroy() };
 }
 
 async function ping(db: Kysely<DB>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  // A half-open connection would only fail at query_timeout; a healthcheck must answer sooner.
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+  });
+  const query = sql`SELECT 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`SELECT 1`.execute(db);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -151,6 +151,15 @@ export interface ProjectsTable {
   tours: Generated<string[]>;
   presentations: Generated<string[]>;
   deleted_at: NullableTimestamp;
+  /** Metres to the nearest linked facility of each category (migration 0002; kept by the importer). */
+  nearest_airports_ports_m: number | null;
+  nearest_education_m: number | null;
+  nearest_employment_m: number | null;
+  nearest_healthcare_m: number | null;
+  nearest_lifestyle_m: number | null;
+  nearest_retail_m: number | null;
+  nearest_transport_m: number | null;
+  nearest_tourism_m: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { importBundle, type ImportSummary } from '../import/import-bundle.js';
+import { importBundle, type ImportOptions, type ImportSummary } from '../import/import-bundle.js';
 import { createApiKey } from '../keys.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from './demo-bundle.js';
 
@@ -10,8 +10,12 @@ export async function catalogueIsEmpty(db: Kysely<DB>): Promise<boolean> {
 }
 
 /** Loads the demo catalogue through the bundle importer, like any other data. */
-export async function seedDemo(db: Kysely<DB>, options: { facilityLinkRadiusM: number; projects?: number }): Promise<ImportSummary> {
-  return importBundle(db, generateDemoBundle({ projects: options.projects }), { facilityLinkRadiusM: options.facilityLinkRadiusM });
+export async function seedDemo(
+  db: Kysely<DB>,
+  options: { facilityLinkRadiusM: number; projects?: number; facilities?: number; onProgress?: ImportOptions['onProgress'] },
+): Promise<ImportSummary> {
+  const bundle = generateDemoBundle({ projects: options.projects, facilities: options.facilities });
+  return importBundle(db, bundle, { facilityLinkRadiusM: options.facilityLinkRadiusM, onProgress: options.onProgress });
 }
 
 export async function createDemoKey(db: Kysely<DB>): Promise<string> {

@@ -95,7 +95,7 @@ export interface UnitFilters {
 }
 
 export interface HandoverBound {
-  /** RFC 3339 instant (UTC). */
+  /** RFC 3339 instant (UTC); a year past 9999 is written with five digits (see instantText). */
   at: string;
   inclusive: boolean;
 }
@@ -210,8 +210,8 @@ export function parseHandoverBound(parameter: 'handover_from' | 'handover_to', r
   if (date) {
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
     if (!isCalendarDate(year, month, day)) throw fail();
-    if (parameter === 'handover_from') return { at: new Date(Date.UTC(year, month - 1, day)).toISOString(), inclusive: true };
-    return { at: new Date(Date.UTC(year, month - 1, day + 1)).toISOString(), inclusive: false };
+    if (parameter === 'handover_from') return { at: instantText(new Date(Date.UTC(year, month - 1, day))), inclusive: true };
+    return { at: instantText(new Date(Date.UTC(year, month - 1, day + 1))), inclusive: false };
   }
   const dateTime = DATE_TIME.exec(value);
   if (!dateTime) throw fail();
@@ -220,7 +220,29 @@ export function parseHandoverBound(parameter: 'handover_from' | 'handover_to', r
   if (dateTime[9] && (Number(dateTime[10]) > 23 || Number(dateTime[11]) > 59)) throw fail();
   const instant = new Date(value.replace(' ', 'T'));
   if (Number.isNaN(instant.getTime())) throw fail();
-  return { at: instant.toISOString(), inclusive: true };
+  return { at: preciseInstantText(instant, dateTime[7], parameter === 'handover_from'), inclusive: true };
+}
+
+/*
+ * A Date keeps milliseconds, PostgreSQL microseconds: the fraction of a second is taken from the text
+ * again, in whole microseconds. Finer digits round towards the inside of the range (up for a lower
+ * bound, down for an upper one), so the bound admits exactly the stored instants the text admits.
+ */
+function preciseInstantText(instant: Date, fraction: string | undefined, lower: boolean): string {
+  const digits = fraction?.slice(1) ?? '';
+  let micros = Number(digits.slice(0, 6).padEnd(6, '0'));
+  if (lower && /[1-9]/.test(digits.slice(6))) micros += 1;
+  const text = instantText(new Date(Math.floor(instant.getTime() / 1000) * 1000 + Math.floor(micros / 1000)));
+  return micros % 1000 === 0 ? text : text.replace(/Z$/, `${String(micros % 1000).padStart(3, '0')}Z`);
+}
+
+/*
+ * A bound can land past 9999 (`handover_to=9999-12-31` ends at 10000-01-01, an offset of -23:59 pushes
+ * 9999-12-31T23:59:59 over too). toISOString writes such a year as `+010000`, which PostgreSQL reads as
+ * a time zone and rejects; without the sign and padding it reads the year.
+ */
+function instantText(instant: Date): string {
+  return instant.toISOString().replace(/^\+0*/, '');
 }
 
 /** A latitude/longitude box containing every point within `radiusM` of the centre. */
@@ -260,7 +282,16 @@ function geo(query: ProjectsQueryInput): GeoFilter | undefined {
   if (lng < -180 || lng > 180) throw new FilterError('lng', 'lng must be between -180 and 180');
   if (!(radiusKm > 0)) throw new FilterError('radius_km', 'radius_km must be greater than 0');
   const radiusM = radiusKm * 1000;
-  return { lat, lng, radiusM, box: boundingBox(lat, lng, radiusM) };
+  const centre = { lat: flushTiny(lat), lng: flushTiny(lng) };
+  return { ...centre, radiusM, box: boundingBox(centre.lat, centre.lng, radiusM) };
+}
+
+/*
+ * PostgreSQL's float8 arithmetic raises "value out of range: underflow" where IEEE would round to 0, so
+ * a centre like lat=5e-324 made the distance SQL fail. Below a nanodegree (0.1 mm) a coordinate is 0.
+ */
+function flushTiny(degrees: number): number {
+  return Math.abs(degrees) < 1e-9 ? 0 : degrees;
 }
 
 function percent(parameter: string, value: number | undefined): number | undefined {

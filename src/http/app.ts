@@ -3,15 +3,19 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import { isUnavailable } from '../db/errors.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
 import { authenticate, type KeyLookup } from './auth.js';
-import { ApiError, messages } from './errors.js';
+import { docsSecurityHeaders } from './docs-security.js';
+import { ApiError, messages, unavailable } from './errors.js';
+import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
 import { linkBuilder, type LinkBuilder } from './links.js';
 import { openApiOptions } from './openapi.js';
+import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
 import { healthRoutes } from './routes/health.js';
 import { projectRoutes } from './routes/projects.js';
@@ -64,9 +68,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
+    // Slow or stalled clients cannot hold sockets: the whole request (headers and body) must arrive
+    // within 30 s, an idle keep-alive connection is closed after 72 s, and any connection with no
+    // traffic at all for 90 s (longer than the 30 s database query timeout) is destroyed.
     requestTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    connectionTimeout: 90_000,
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { strict: false } },
+    // Errors the router raises before any route runs (malformed percent-encoding, an over-long path
+    // parameter) get the envelope too; Fastify's own body would otherwise be sent.
+    frameworkErrors: sendError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -74,15 +86,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addSchema(ErrorEnvelope);
 
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
   });
 
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    const { statusCode, message, headers } = toErrorResponse(error);
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    else request.log.info({ statusCode, message }, 'request rejected');
-    reply.headers(headers).status(statusCode).send({ status: 'error', message });
-  });
+  app.setErrorHandler(sendError);
 
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send({ status: 'error', message: messages.routeNotFound });
@@ -101,10 +108,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const uncached = options.keyLookup ?? ((hash: string) => findActiveKeyByHash(database.db, hash));
   const lookup = options.keyCacheTtlMs ? cachedKeyLookup(uncached, { ttlMs: options.keyCacheTtlMs }) : uncached;
 
+  const limiter = config.rateLimit ? await createRateLimiter(config.rateLimit, app.log) : undefined;
+  if (limiter) app.addHook('onClose', () => limiter.close());
+
   await app.register(healthRoutes, deps);
   await app.register(async (api) => {
     api.decorateRequest('auth', null as never);
     api.addHook('onRequest', authenticate(lookup));
+    if (limiter) api.addHook('onRequest', limiter.onRequest);
+    api.addHook('onSend', conditionalGet);
     await api.register(whoAmIRoutes, deps);
     await api.register(referenceRoutes, deps);
     await api.register(projectRoutes, deps);
@@ -116,21 +128,24 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true }));
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: { url: '/openapi.json', title: 'Catalogue API' },
-    hooks: {
-      onRequest: async (_request, reply) => {
-        reply.headers({
-          'x-content-type-options': 'nosniff',
-          'x-frame-options': 'DENY',
-          'referrer-policy': 'no-referrer',
-        });
-      },
-    },
+  await app.register(async (docs) => {
+    docs.addHook('onSend', docsSecurityHeaders);
+    await docs.register(scalar, {
+      routePrefix: '/docs',
+      // No fonts from Scalar's CDN: the page loads nothing from elsewhere (its CSP allows nothing else).
+      configuration: { url: '/openapi.json', title: 'Catalogue API', withDefaultFonts: false },
+    });
   });
 
   return app;
+}
+
+function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): void {
+  const { statusCode, message, headers } = toErrorResponse(error);
+  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ statusCode, message }, 'request rejected');
+  // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
+  reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode).send({ status: 'error', message });
 }
 
 /** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
@@ -141,15 +156,23 @@ function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { statusCode: 400, message: messages.bodyTooLarge, headers: {} };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { statusCode: 400, message: messages.jsonContentType, headers: {} };
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { statusCode: 400, message: messages.contentLengthMismatch, headers: {} };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { statusCode: 400, message: messages.invalidJson, headers: {} };
+    case 'FST_ERR_BAD_URL':
+      return { statusCode: 400, message: messages.badUrl, headers: {} };
+    // Only `:id` segments are length-limited; no id that long is a positive 32-bit integer.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { statusCode: 400, message: messages.badId, headers: {} };
   }
   const statusCode = (error as FastifyError).statusCode ?? 500;
   if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
   if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
   if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: 'bad request', headers: {} };
+  // The database unreachable is not a bug: the same request works once it is back (src/db/errors.ts).
+  if (isUnavailable(error)) return toErrorResponse(unavailable());
   return { statusCode: 500, message: messages.internal, headers: {} };
 }

@@ -9,14 +9,18 @@ export const messages = {
   originNotAllowed: 'origin is not allowed for this api key',
   licenceRequired: 'agency license is required: upload a company license and wait for its approval',
   badId: 'id must be a positive integer',
+  badUrl: 'request path is not valid: malformed percent-encoding',
   unitNotFound: 'unit not found',
   projectNotFound: 'project not found',
   routeNotFound: 'route not found',
   offerStatusCatalogueEmpty: 'offer status catalogue is empty',
   internal: 'internal server error',
+  unavailable: 'service unavailable, retry later',
+  databaseDown: 'database is down',
   contactRequired: 'client.email or client.mobile_number is required',
   invalidJson: 'request body is not valid JSON',
   bodyTooLarge: 'request body must not exceed 64 KiB',
+  contentLengthMismatch: 'request body length does not match its Content-Length header',
   jsonContentType: 'Content-Type must be application/json',
   idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
   idempotencyInFlight: 'a request with this Idempotency-Key is still being processed; retry later',
@@ -33,5 +37,19 @@ export class ApiError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait (Retry-After) when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_AFTER_S = 5;
+
+/** 503: the database cannot be reached; the same request should work once it is back. */
+export const unavailable = (message: string = messages.unavailable) =>
+  new ApiError(503, message, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_S) });
+
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message: string) => new ApiError(404, message);
+
+/** 429: the key has used up its requests for the current window (opt-in rate limiting). */
+export const rateLimited = (retryAfterS: number, headers: Record<string, string>) =>
+  new ApiError(429, `rate limit exceeded, retry in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}`, {
+    ...headers,
+    'retry-after': String(retryAfterS),
+  });

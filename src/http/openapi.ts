@@ -1,4 +1,5 @@
-import type { SwaggerOptions } from '@fastify/swagger';
+import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
+import { addHttpConventions } from './openapi-http.js';
 
 /*
  * The OpenAPI 3.1 document is generated from the route schemas; this file only adds what no route
@@ -31,6 +32,33 @@ Every price is the base price times the key's \`price_factor\` (1 + price_vector
 away from zero to 2 decimals. Price filter bounds are in the same prices and compared against exactly
 that rounded figure, so a unit shown at price P is matched by \`price_min=P&price_max=P\`.
 
+## Caching
+Every successful keyed \`GET\` carries a strong \`ETag\` (a hash of the body as sent, so it differs
+between keys whose prices or visibility differ and changes whenever the data does) and
+\`Cache-Control: private, no-cache\`: keep the response if you like, but revalidate it by sending its
+ETag in \`If-None-Match\` (a list, \`W/\` tags and \`*\` are understood). While it still matches, the
+answer is **304 Not Modified** with no body. Errors and the application (\`POST\`) carry no ETag.
+
+## Rate limits
+Off unless the deployment enables them (the specification sets none). When on, each key may make a
+fixed number of requests per window, counted per key after authentication (requests refused 401/403
+do not count). Every keyed response then carries \`RateLimit-Policy: "per-key";q=<requests>;w=<window
+seconds>\` and \`RateLimit: "per-key";r=<remaining>;t=<seconds until reset>\`
+(draft-ietf-httpapi-ratelimit-headers); past the limit the answer is **429** \`rate limit exceeded,
+retry in N seconds\` with \`Retry-After: N\`.
+
+## Security
+- The domain list compares the host of \`Origin\` (or \`Referer\`) exactly, case-insensitively and
+  ignoring a trailing dot; scheme, port, path and query are ignored, and userinfo
+  (\`https://agency.ae@evil.com\` is host \`evil.com\`) cannot disguise a host. The \`null\` origin, a
+  value that is not an http(s) URL, and several origins in one header are refused. Like every
+  Origin-based check, it stops other websites from using a key in visitors' browsers; a server-side
+  client can send any header, so keep keys secret all the same.
+- CORS: any origin may call the API from a browser (the key and its domain list decide); responses
+  carry \`Vary: Origin\`. Every response carries \`X-Content-Type-Options: nosniff\`.
+- Timeouts: the whole request (headers and body) must arrive within 30 s, and an idle keep-alive
+  connection is closed after 72 s.
+
 ## Decisions where the specification is open
 - Success status of every read operation: **200**. The application answers **201**.
 - 404 messages: \`project not found\` for projects and their contacts, \`unit not found\` for units and
@@ -45,6 +73,15 @@ that rounded figure, so a unit shown at price P is matched by \`price_min=P&pric
   \`transport\`, \`tourism\`); each entry is \`{distance, facility}\`, sorted by distance.
 - Reads keep working for a key whose agency or author was removed; only the application answers 401
   \`api key author is gone\`, as specified.
+- 500 versus 503: an unexpected failure (a bug, a constraint the service did not anticipate) is 500
+  \`internal server error\`; retrying the same request is unlikely to help. When the database cannot be
+  reached (connection refused, reset or closed, connect or query timeout, server shutting down) the
+  answer is **503** \`service unavailable, retry later\` with a \`Retry-After\` header in seconds: the
+  request was not processed (or, for an application interrupted at its commit, may have been; see the
+  operation) and the same request works once the database is back, with no restart of the service.
+  Requests do not hang on a missing database: a refused or lost connection is answered at once,
+  opening or waiting for a connection gives up after 3 s, and a query on a connection that stops
+  answering after 30 s. \`GET /health\` answers 503 \`database is down\` meanwhile.
 `.trim();
 
 export const openApiOptions: SwaggerOptions = {
@@ -66,6 +103,7 @@ export const openApiOptions: SwaggerOptions = {
       { name: 'Service', description: 'Routes that need no key.' },
     ],
   },
+  transformObject: addHttpConventions as SwaggerTransformObject,
   refResolver: {
     buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
   },

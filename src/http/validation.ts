@@ -29,9 +29,96 @@ const textAjv = makeAjv(true);
 const bodyAjv = makeAjv(false);
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  if (httpPart === 'body') return guarded(bodyAjv.compile(schema as object), new Map(), true);
+  // Headers carry every header the client sent, not only the declared ones: only the schema judges them.
+  return guarded(textAjv.compile(schema as object), numericProperties(schema), httpPart !== 'headers');
 };
+
+type NumericKind = 'integer' | 'number';
+
+/*
+ * What ajv lets through but the API must not take:
+ * - Text is coerced with JavaScript's `+text`, which also reads `0x10`, ` 7`, `1e3` (as an integer) and
+ *   `Infinity`: `/units/0x10` would name unit 16. Numbers in paths and queries must be plain decimals.
+ * - Text with U+0000 or a lone surrogate cannot be stored as sent in PostgreSQL (NUL is refused, a
+ *   surrogate is silently replaced), and JSON's `1e309` parses to Infinity, which no column holds.
+ *   Checked once the schema has passed, so only declared, bounded fields are walked.
+ */
+function guarded(validate: ValidateFunction, numeric: Map<string, { kind: NumericKind; schema: object }>, scan: boolean) {
+  const check = (data: unknown): boolean => {
+    check.errors = null;
+    const misspelt = misspeltNumber(data, numeric);
+    if (misspelt) check.errors = [misspelt];
+    else if (!validate(data)) check.errors = validate.errors ?? [];
+    else if (scan) {
+      const unstorable = unstorableValue(data);
+      if (unstorable) check.errors = [unstorable];
+    }
+    return check.errors === null;
+  };
+  check.errors = null as ErrorObject[] | null | undefined;
+  return check;
+}
+
+function numericKind(schema: Record<string, unknown>): NumericKind | undefined {
+  if (schema.type === 'integer' || schema.type === 'number') return schema.type;
+  const branches = schema.anyOf as Record<string, unknown>[] | undefined;
+  if (Array.isArray(branches) && branches.length > 0 && branches.every((branch) => numericKind(branch))) return 'number';
+  return undefined;
+}
+
+function numericProperties(schema: unknown): Map<string, { kind: NumericKind; schema: object }> {
+  const properties = ((schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
+  const numeric = new Map<string, { kind: NumericKind; schema: object }>();
+  for (const [name, property] of Object.entries(properties)) {
+    const kind = numericKind(property);
+    if (kind) numeric.set(name, { kind, schema: property });
+  }
+  return numeric;
+}
+
+const DECIMAL: Record<NumericKind, RegExp> = {
+  integer: /^-?\d+$/,
+  number: /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/,
+};
+
+function misspeltNumber(data: unknown, numeric: Map<string, { kind: NumericKind; schema: object }>): ErrorObject | undefined {
+  if (numeric.size === 0 || data === null || typeof data !== 'object') return undefined;
+  for (const [name, { kind, schema }] of numeric) {
+    const value = (data as Record<string, unknown>)[name];
+    const texts = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
+    if (texts.some((text) => !DECIMAL[kind].test(text))) {
+      return { keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema };
+    }
+  }
+  return undefined;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string or number (depth first) that cannot be stored as sent. */
+function unstorableValue(data: unknown): ErrorObject | undefined {
+  const pending: [unknown, string][] = [[data, '']];
+  while (pending.length > 0) {
+    const [value, instancePath] = pending.pop()!;
+    let message: string | undefined;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) message = 'must not contain NUL characters (U+0000)';
+      else if (LONE_SURROGATE.test(value)) message = 'must be valid Unicode (it contains a lone surrogate)';
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) message = 'must be a finite number';
+    } else if (value !== null && typeof value === 'object') {
+      const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
+      for (const [key, item] of entries.reverse()) pending.push([item, `${instancePath}/${escapePointer(key)}`]);
+    }
+    if (message) return { keyword: 'unstorable', instancePath, schemaPath: '', params: {}, message };
+  }
+  return undefined;
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
 
 const partNames: Record<string, string> = {
   querystring: 'query parameter',

@@ -28,7 +28,9 @@ function plain(schema: TSchema): Record<string, unknown> {
 /** `schema` or null (a single `type` array keeps ajv's error short: "must be integer,null"). */
 function nullable<T extends TSchema>(schema: T) {
   const json = plain(schema);
-  return Type.Unsafe<Static<T> | null>({ ...json, type: [json.type, 'null'] });
+  // An enum must list null too, or null would pass `type` and then fail `enum`.
+  const values = Array.isArray(json.enum) ? { enum: [...(json.enum as unknown[]), null] } : {};
+  return Type.Unsafe<Static<T> | null>({ ...json, type: [json.type, 'null'], ...values });
 }
 
 /** An optional field: may be left out or be null. */
@@ -47,7 +49,7 @@ const count = () => int(0);
 const id = () => int(1);
 const text = () => Type.String();
 const flag = () => Type.Boolean();
-const timestamp = () => Type.String({ format: 'date-time' });
+const timestamp = () => Type.String({ format: 'date-time', 'x-storable-timestamp': true });
 const latitude = () => Type.Number({ minimum: -90, maximum: 90 });
 const longitude = () => Type.Number({ minimum: -180, maximum: 180 });
 const textList = () => Type.Array(Type.String());

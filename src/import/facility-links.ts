@@ -18,8 +18,10 @@ export const EARTH_RADIUS_M = 6371008.8;
 const PROJECTS_PER_STATEMENT = 500;
 /** Ids per DELETE statement. */
 const IDS_PER_STATEMENT = 10_000;
-/** Above this many touched rows the planner statistics are refreshed before linking (see below). */
-const ANALYZE_THRESHOLD = 1_000;
+/** Above this many touched rows (projects + facilities) an import rebuilds the link table (see below). */
+const REBUILD_THRESHOLD = 1_000;
+
+export type RelinkStrategy = 'incremental' | 'rebuild';
 
 export interface RelinkScope {
   /** Projects written by the import: relinked against every facility. */
@@ -27,33 +29,127 @@ export interface RelinkScope {
   /** Facilities written by the import: relinked against every other project. */
   facilityIds: number[];
   radiusM: number;
+  /** Default: incremental up to REBUILD_THRESHOLD touched rows, rebuild above. */
+  strategy?: RelinkStrategy;
 }
 
-/** Recomputes the links of the touched projects and facilities; returns the number of links written. */
+/*
+ * Two ways to the same rows.
+ *
+ * incremental: delete the touched links and insert the new ones into the live table. Every inserted
+ * row fires the two foreign-key triggers and updates three indexes, which is fine for the few
+ * thousand links of a daily bundle but takes minutes for millions (measured in docs/performance.md:
+ * the triggers alone were ~110 s for 4.4 M links).
+ *
+ * rebuild: copy the untouched links and insert the new ones into a bare table, then build its
+ * indexes and validate its foreign keys in bulk (one sort per index, one join per key) and swap it
+ * in for the old table. Readers keep using the old table until the swap at the very end of the
+ * import transaction, so they wait only for the commit, not for the linking.
+ */
 export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
   const { projectIds, facilityIds } = scope;
   if (projectIds.length === 0 && facilityIds.length === 0) return 0;
+  const touched = projectIds.length + facilityIds.length;
+  const strategy = scope.strategy ?? (touched > REBUILD_THRESHOLD ? 'rebuild' : 'incremental');
 
-  await deleteLinks(db, 'project_id', projectIds);
-  await deleteLinks(db, 'facility_id', facilityIds);
-  if (projectIds.length + facilityIds.length > ANALYZE_THRESHOLD) {
+  if (touched > REBUILD_THRESHOLD) {
     // A large import leaves the statistics describing the tables as they were (often empty). With
     // them the planner may scan every facility for every project instead of probing the location
     // index. ANALYZE inside the transaction sees our own uncommitted rows.
     await run(db, 'ANALYZE facilities, projects', []);
   }
-
-  let links = 0;
-  for (const ids of chunks(projectIds, PROJECTS_PER_STATEMENT)) {
-    links += await linkProjects(db, ids, scope.radiusM);
+  let links: number;
+  if (strategy === 'rebuild') {
+    links = await rebuildLinks(db, scope);
+  } else {
+    await deleteLinks(db, 'project_id', projectIds);
+    await deleteLinks(db, 'facility_id', facilityIds);
+    links = await insertLinks(db, LINKS, scope);
   }
-  if (facilityIds.length > 0) {
+  // A touched facility may have been (or become) the nearest of any project.
+  await updateNearest(db, facilityIds.length > 0 ? undefined : projectIds);
+  return links;
+}
+
+const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
+
+/*
+ * projects.nearest_<category>_m (migration 0002) from the links, for the given projects or all of them.
+ * Rows whose distances did not change are not rewritten.
+ */
+async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): Promise<void> {
+  const minima = CATEGORIES.map((c) => `min(pf.distance_m) FILTER (WHERE pf.category = '${c}') AS nearest_${c}_m`).join(',\n');
+  const sets = CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
+  const changed = CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
+  const scope = projectIds ? 'WHERE p2.id = ANY($1::int[])' : '';
+  await run(
+    db,
+    `UPDATE projects p SET ${sets}
+       FROM (SELECT p2.id, ${minima}
+               FROM projects p2 LEFT JOIN ${LINKS} pf ON pf.project_id = p2.id
+              ${scope}
+              GROUP BY p2.id) n
+      WHERE p.id = n.id AND (${changed})`,
+    projectIds ? [projectIds] : [],
+  );
+}
+
+const LINKS = 'project_facilities';
+const REBUILT = 'project_facilities_rebuilt';
+
+/** Links the touched projects to every facility and the other projects to the touched facilities. */
+async function insertLinks(db: Kysely<DB>, table: string, scope: RelinkScope): Promise<number> {
+  let links = 0;
+  for (const ids of chunks(scope.projectIds, PROJECTS_PER_STATEMENT)) {
+    links += await linkProjects(db, table, ids, scope.radiusM);
+  }
+  if (scope.facilityIds.length > 0) {
     // Projects the import did not touch only need links to the facilities it did touch.
-    const others = await projectsWithCoordinatesExcept(db, projectIds);
+    const others = await projectsWithCoordinatesExcept(db, scope.projectIds);
     for (const ids of chunks(others, PROJECTS_PER_STATEMENT)) {
-      links += await linkProjects(db, ids, scope.radiusM, facilityIds);
+      links += await linkProjects(db, table, ids, scope.radiusM, scope.facilityIds);
     }
   }
+  return links;
+}
+
+/*
+ * The table as migration 0001 creates it, under another name; test/import.test.ts checks that a rebuilt
+ * table has the same columns, indexes and constraints as a migrated one.
+ */
+const REBUILT_INDEXES = [
+  `ALTER TABLE ${REBUILT} ADD CONSTRAINT ${REBUILT}_pkey PRIMARY KEY (project_id, facility_id)`,
+  `CREATE INDEX ${REBUILT}_nearest ON ${REBUILT} (project_id, category, distance_m)`,
+  `CREATE INDEX ${REBUILT}_facility ON ${REBUILT} (facility_id)`,
+  `ALTER TABLE ${REBUILT}
+     ADD CONSTRAINT ${LINKS}_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects (id) ON DELETE CASCADE,
+     ADD CONSTRAINT ${LINKS}_facility_id_fkey FOREIGN KEY (facility_id) REFERENCES facilities (id) ON DELETE CASCADE`,
+];
+const SWAP = [
+  `DROP TABLE ${LINKS}`,
+  `ALTER TABLE ${REBUILT} RENAME TO ${LINKS}`,
+  `ALTER TABLE ${LINKS} RENAME CONSTRAINT ${REBUILT}_pkey TO ${LINKS}_pkey`,
+  `ALTER INDEX ${REBUILT}_nearest RENAME TO ${LINKS}_nearest`,
+  `ALTER INDEX ${REBUILT}_facility RENAME TO ${LINKS}_facility`,
+  `ANALYZE ${LINKS}`,
+];
+
+async function rebuildLinks(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
+  // Index builds sort in memory up to this much (per statement, this transaction only).
+  await run(db, `SET LOCAL maintenance_work_mem = '128MB'`, []);
+  await run(db, `CREATE TABLE ${REBUILT} (LIKE ${LINKS} INCLUDING DEFAULTS)`, []);
+  await run(
+    db,
+    `INSERT INTO ${REBUILT} (project_id, facility_id, category, distance_m)
+     SELECT pf.project_id, pf.facility_id, pf.category, pf.distance_m
+       FROM ${LINKS} pf
+       LEFT JOIN unnest($1::int[]) AS tp (id) ON tp.id = pf.project_id
+       LEFT JOIN unnest($2::int[]) AS tf (id) ON tf.id = pf.facility_id
+      WHERE tp.id IS NULL AND tf.id IS NULL`,
+    [scope.projectIds, scope.facilityIds],
+  );
+  const links = await insertLinks(db, REBUILT, scope);
+  for (const statement of [...REBUILT_INDEXES, ...SWAP]) await run(db, statement, []);
   return links;
 }
 
@@ -81,7 +177,7 @@ async function projectsWithCoordinatesExcept(db: Kysely<DB>, excluded: number[])
  * qualifies (360 makes the window the whole circle). A window crossing the antimeridian is split in
  * two ranges so each stays a plain range on the index.
  */
-const LINK_SQL = (restrictToFacilities: boolean) => `
+const LINK_SQL = (table: string, restrictToFacilities: boolean) => `
   WITH box AS (
     SELECT p.id, p.latitude AS lat, p.longitude AS lon,
            p.latitude - $2::float8 AS lat_lo, p.latitude + $2::float8 AS lat_hi,
@@ -107,14 +203,14 @@ const LINK_SQL = (restrictToFacilities: boolean) => `
        AND f.longitude BETWEEN w.lon_lo AND w.lon_hi
      ${restrictToFacilities ? 'WHERE f.id = ANY($5::int[])' : ''}
   )
-  INSERT INTO project_facilities (project_id, facility_id, category, distance_m)
+  INSERT INTO ${table} (project_id, facility_id, category, distance_m)
   SELECT project_id, facility_id, category, distance_m FROM candidates WHERE distance_m <= $4::float8`;
 
-async function linkProjects(db: Kysely<DB>, projectIds: number[], radiusM: number, onlyFacilities?: number[]): Promise<number> {
+async function linkProjects(db: Kysely<DB>, table: string, projectIds: number[], radiusM: number, onlyFacilities?: number[]): Promise<number> {
   const delta = radiusM / EARTH_RADIUS_M;
   const params: unknown[] = [projectIds, (delta * 180) / Math.PI, delta, radiusM];
   if (onlyFacilities) params.push(onlyFacilities);
-  const result = await run(db, LINK_SQL(onlyFacilities !== undefined), params);
+  const result = await run(db, LINK_SQL(table, onlyFacilities !== undefined), params);
   return Number(result.numAffectedRows ?? 0n);
 }
 

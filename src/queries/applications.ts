@@ -129,48 +129,7 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
     if (!advisor) throw new ApplicationRejected({ code: 'author_gone' });
 
     const client = await findOrCreateClient(trx, key.company.id, prepared, merged);
-    // Taken as late as possible: every application of the agency queues on this lock until commit.
-    const stage = await lockFirstStage(trx, key.company.id);
-
-    const { next_position } = await trx
-      .selectFrom('opportunities')
-      .select(sql<number>`coalesce(max(position) + 1, 0)`.as('next_position'))
-      .where('stage_id', '=', stage.id)
-      .executeTakeFirstOrThrow();
-
-    const opportunity = await trx
-      .insertInto('opportunities')
-      .values({
-        company_id: key.company.id,
-        client_id: client.id,
-        stage_id: stage.id,
-        author_id: key.author.id,
-        api_key_id: key.id,
-        unit_id: unit.id,
-        name: opportunityName(client.first_name, client.last_name, unit.facts.project_name, unit.facts.unit_number),
-        investment_type: prepared.investment_type,
-        currency: merged.currency,
-        min_budget: merged.budget.min,
-        max_budget: merged.budget.max,
-        position: Number(next_position),
-        notes: prepared.message,
-      })
-      .returning(['id', 'name', 'investment_type', 'currency', 'min_budget', 'max_budget', 'position', 'created_at'])
-      .executeTakeFirstOrThrow();
-
-    if (merged.preference_ids.length) {
-      await trx
-        .insertInto('opportunity_tags')
-        .values(merged.preference_ids.map((tag_id) => ({ opportunity_id: opportunity.id, tag_id })))
-        .execute();
-    }
-    if (merged.project_preference_ids.length) {
-      await trx
-        .insertInto('opportunity_project_features')
-        .values(merged.project_preference_ids.map((feature_id) => ({ opportunity_id: opportunity.id, feature_id })))
-        .execute();
-    }
-
+    // The offer depends on nothing the board lock protects, so it is written before taking it.
     const offer = await trx
       .insertInto('offers')
       .values({
@@ -191,7 +150,35 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
       .returning(['id', 'uuid', 'price', 'language', 'currency', 'measure_units', 'advisor_name', 'advisor_email', 'advisor_phone', 'is_sent', 'created_at'])
       .executeTakeFirstOrThrow();
 
-    await trx.insertInto('offer_opportunities').values({ offer_id: offer.id, opportunity_id: opportunity.id }).execute();
+    // Taken as late as possible: every application of the agency queues on this lock until commit, so
+    // what follows is two statements (the card at the end of the column, then its links) and the commit.
+    const stage = await lockFirstStage(trx, key.company.id);
+    const opportunity = await trx
+      .insertInto('opportunities')
+      .values({
+        company_id: key.company.id,
+        client_id: client.id,
+        stage_id: stage.id,
+        author_id: key.author.id,
+        api_key_id: key.id,
+        unit_id: unit.id,
+        name: opportunityName(client.first_name, client.last_name, unit.facts.project_name, unit.facts.unit_number),
+        investment_type: prepared.investment_type,
+        currency: merged.currency,
+        min_budget: merged.budget.min,
+        max_budget: merged.budget.max,
+        position: sql<number>`(SELECT coalesce(max(o.position) + 1, 0) FROM opportunities o WHERE o.stage_id = ${stage.id})`,
+        notes: prepared.message,
+      })
+      .returning(['id', 'name', 'investment_type', 'currency', 'min_budget', 'max_budget', 'position', 'created_at'])
+      .executeTakeFirstOrThrow();
+    await sql`
+      WITH tags AS (
+        INSERT INTO opportunity_tags (opportunity_id, tag_id) SELECT ${opportunity.id}, unnest(${merged.preference_ids}::int[])
+      ), features AS (
+        INSERT INTO opportunity_project_features (opportunity_id, feature_id) SELECT ${opportunity.id}, unnest(${merged.project_preference_ids}::int[])
+      )
+      INSERT INTO offer_opportunities (offer_id, opportunity_id) VALUES (${offer.id}, ${opportunity.id})`.execute(trx);
 
     const data: ApplicationData = {
       client: {

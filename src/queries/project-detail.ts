@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuil
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import type { DB, FacilityCategory } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
-import { firstImagePathSql, type CatalogueScope, type FeatureRow } from './projects.js';
+import { firstImagePathSql, unitSummary, type CatalogueScope, type FeatureRow } from './projects.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -117,19 +117,7 @@ export async function findProjectDetail(
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
     .leftJoin('areas as a', 'a.id', 'p.area_id')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('units as u')
-          .whereRef('u.project_id', '=', 'p.id')
-          .where('u.deleted_at', 'is', null)
-          .select([
-            keyPriceSql(sql`min(u.price)`, scope.price_vector).as('price_from'),
-            sql<number | null>`min(u.unit_area)`.as('size_from'),
-          ])
-          .as('us'),
-      (join) => join.onTrue(),
-    )
+    .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
     .where('p.id', '=', projectId)
     .where(projectIsVisible(scope))
     .select((eb) => [

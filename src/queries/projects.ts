@@ -36,6 +36,19 @@ function inRange(expression: RawBuilder<unknown>, range: Range | undefined): Con
 }
 
 /*
+ * price / area within the range, tested as price against bound * area (area > 0 is checked apart):
+ * numeric multiplication is exact, while the quotient would be rounded to some 16 digits, and a bound
+ * equal to the rounded quotient but not to the true one would match.
+ */
+function perAreaInRange(price: RawBuilder<unknown>, area: RawBuilder<unknown>, range: Range | undefined): Condition[] {
+  if (!range) return [];
+  const conditions: Condition[] = [];
+  if (range.min !== undefined) conditions.push(sql<SqlBool>`${price} >= ${numeric(range.min)} * ${area}`);
+  if (range.max !== undefined) conditions.push(sql<SqlBool>`${price} <= ${numeric(range.max)} * ${area}`);
+  return conditions;
+}
+
+/*
  * Every unit-level predicate goes into ONE correlated EXISTS, so a project matches only when one and
  * the same unit satisfies all of them (a cheap 2-bed and an expensive 3-bed do not make a cheap 3-bed).
  */
@@ -57,8 +70,8 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
   conditions.push(...inRange(keyPrice, filters.price));
 
   if (filters.pricePerM2 || filters.pricePerFt2) conditions.push(sql<SqlBool>`u.unit_area > 0`);
-  conditions.push(...inRange(sql`(${keyPrice} / u.unit_area::numeric)`, filters.pricePerM2));
-  conditions.push(...inRange(sql`(${keyPrice} / (u.unit_area::numeric * ${numeric(FT2_PER_M2)}))`, filters.pricePerFt2));
+  conditions.push(...perAreaInRange(keyPrice, sql`u.unit_area::numeric`, filters.pricePerM2));
+  conditions.push(...perAreaInRange(keyPrice, sql`(u.unit_area::numeric * ${numeric(FT2_PER_M2)})`, filters.pricePerFt2));
   if (filters.size?.min !== undefined) conditions.push(sql<SqlBool>`u.unit_area >= ${filters.size.min}::float8`);
   if (filters.size?.max !== undefined) conditions.push(sql<SqlBool>`u.unit_area <= ${filters.size.max}::float8`);
   if (filters.parkingMin !== undefined) conditions.push(sql<SqlBool>`u.parking >= ${filters.parkingMin}`);
@@ -124,8 +137,13 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
     conditions.push(sql<SqlBool>`${distanceFromProjectSql(lat, lng)} <= ${radiusM}::float8`);
   }
   for (const category of filters.nearCategories) {
-    const closeEnough = context.amenitiesRadiusM === undefined ? sql`` : sql` AND pf.distance_m < ${context.amenitiesRadiusM}::float8`;
-    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_facilities pf WHERE pf.project_id = p.id AND pf.category = ${category}${closeEnough})`);
+    // The importer keeps the distance to the nearest linked facility of each category on the project.
+    const nearest = sql.ref(`p.nearest_${category}_m`);
+    conditions.push(
+      context.amenitiesRadiusM === undefined
+        ? sql<SqlBool>`${nearest} IS NOT NULL`
+        : sql<SqlBool>`${nearest} < ${context.amenitiesRadiusM}::float8`,
+    );
   }
   if (filters.featureIds) {
     conditions.push(
@@ -188,19 +206,7 @@ export async function listProjects(
     .innerJoin('projects as p', 'p.id', 'page.id')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom('units as u')
-          .whereRef('u.project_id', '=', 'p.id')
-          .where('u.deleted_at', 'is', null)
-          .select([
-            keyPriceSql(sql`min(u.price)`, scope.price_vector).as('price_from'),
-            sql<number | null>`min(u.unit_area)`.as('size_from'),
-          ])
-          .as('us'),
-      (join) => join.onTrue(),
-    )
+    .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
     .select((eb) => [
       'page.total',
       'p.id',
@@ -239,6 +245,15 @@ export async function listProjects(
   // Past the last page the window count has no row to ride on.
   const counted = await matching.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
   return { total: Number(counted.total), items: [] };
+}
+
+/** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
+export function unitSummary(db: Kysely<DB>, priceVector: number) {
+  return db
+    .selectFrom('units as u')
+    .where(sql<SqlBool>`u.project_id = p.id`)
+    .where('u.deleted_at', 'is', null)
+    .select([keyPriceSql(sql`min(u.price)`, priceVector).as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
 }
 
 /** Path of the project's first image (its logo/cover), for alias p. */

@@ -18,6 +18,8 @@ export const drivers: Driver[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? 
 
 export interface TestDatabase {
   database: Database;
+  /** PostgreSQL only: the connection string of the database (e.g. to reach it through a proxy). */
+  url?: string;
   /** Closes the database and, on PostgreSQL, drops it. */
   drop(): Promise<void>;
 }
@@ -64,6 +66,7 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
   }
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close();
       await onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

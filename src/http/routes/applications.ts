@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createWriteSlots } from '../../db/write-slots.js';
 import { ApplicationRejected, type RejectionReason } from '../../domain/application-merge.js';
 import { requestHash } from '../../domain/idempotency.js';
 import { submitApplication } from '../../queries/applications.js';
@@ -37,7 +38,15 @@ Decisions where the specification is open:
   which the outcome is unknown can then be retried safely with the same key and body.
 `.trim();
 
-export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db } }) => {
+/** How long an application may wait for a write slot before it is answered 503 (nothing written). */
+export const APPLICATION_SLOT_WAIT_MS = 15_000;
+
+export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
+  const { db } = database;
+  // Half the pool at most for application transactions, so that applications queued on an agency's
+  // board lock never leave reads without a connection (see src/db/write-slots.ts).
+  const slots = createWriteSlots(Math.max(1, Math.floor(database.poolSize / 2)), APPLICATION_SLOT_WAIT_MS);
+
   // Only JSON is accepted: without this, Fastify's built-in text/plain parser would hand a string to
   // the validator. Encapsulated, so it only affects this route.
   app.removeContentTypeParser('text/plain');
@@ -63,6 +72,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
           409: 'Idempotency-Key conflict: reused with a different body or unit, or the first request with this key is still running.',
           500: '`internal server error` (unexpected, logged), or `offer status catalogue is empty` (reference data not configured; retrying does not help). Nothing was written. Retrying without an Idempotency-Key after an ambiguous failure can create a duplicate opportunity and offer.',
+          503: '`service unavailable, retry later`, with `Retry-After`: the database could not be reached, or the application waited more than 15 s for its turn behind other applications (nothing was written then). A connection lost before the commit wrote nothing; one lost during the commit leaves the outcome unknown to the service, so retry with the same Idempotency-Key (it replays the 201 if the first attempt was committed) rather than without one.',
         }),
       },
     },
@@ -70,15 +80,17 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       const { id } = request.params;
       const idempotencyKey = request.headers['idempotency-key'];
       try {
-        const outcome = await submitApplication(db, {
-          unitId: id,
-          request: request.body,
-          key: request.auth,
-          idempotency:
-            idempotencyKey === undefined
-              ? undefined
-              : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${id}/applications`, request.body) },
-        });
+        const outcome = await slots.run(() =>
+          submitApplication(db, {
+            unitId: id,
+            request: request.body,
+            key: request.auth,
+            idempotency:
+              idempotencyKey === undefined
+                ? undefined
+                : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${id}/applications`, request.body) },
+          }),
+        );
         if (outcome.replayed) request.log.info({ idempotencyKey }, 'idempotent replay: stored response returned, nothing written');
         // Only 201 responses are ever stored for replay.
         reply.code(outcome.statusCode as 201);

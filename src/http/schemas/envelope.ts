@@ -27,6 +27,7 @@ const errorDescriptions = {
   404: 'Not found, or not visible to this key.',
   409: 'Conflict.',
   500: '`internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff.',
+  503: '`service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server.',
 } as const;
 
 type ErrorCode = keyof typeof errorDescriptions;
@@ -35,7 +36,7 @@ const errorRef = Type.Ref(ErrorEnvelope);
 
 /** Response schemas for a route: its success payload plus the error codes it can answer. */
 export function responses<S extends Record<number, TSchema>>(success: S, extra: ErrorCode[] = [], overrides: Partial<Record<ErrorCode, string>> = {}) {
-  const codes: ErrorCode[] = [400, 401, 403, ...extra, 500];
+  const codes: ErrorCode[] = [400, 401, 403, ...extra, 500, 503];
   const errors: Record<number, TSchema> = {};
   for (const code of codes) errors[code] = { ...errorRef, description: overrides[code] ?? errorDescriptions[code] };
   return { ...success, ...errors } as S & Record<ErrorCode, TSchema>;

@@ -91,7 +91,7 @@ const near = (category: string) =>
 export const ProjectsQuery = Type.Object(
   {
     search: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Case-insensitive substring of the project name or of its developer\u2019s name (`%` and `_` are literal). Blank: no filter.' }),
+      Type.String({ maxLength: 200, description: 'Case-insensitive substring of the project name or of its developer\u2019s name (`%` and `_` are literal); leading and trailing white space is ignored. Blank: no filter.' }),
     ),
     developer_ids: Type.Optional(csv('Developer company ids (GET /companies); the project belongs to one of them.')),
     unit_types: Type.Optional(csv('Project `type` values (positive integers); the project has one of them.')),

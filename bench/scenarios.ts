@@ -1,0 +1,121 @@
+import type { Fixtures } from './fixtures.js';
+import type { LoadRequest } from './load.js';
+
+/*
+ * The benchmarked requests. Catalogue reads use the key with a price vector (+1.1 %), as a partner
+ * with a markup would, so the pricing path is always exercised; /whoIAm and applications use the plain
+ * key. Ids rotate over a sample of what the key can see; applications carry a unique client email per
+ * request, so each 201 must create exactly one client.
+ */
+export interface Scenario {
+  name: string;
+  /** Shown in the report: the request shape. */
+  label: string;
+  request: LoadRequest;
+  /** The path changes per request: the typical size is the median of several probes. */
+  rotating: boolean;
+  /** Creates rows (applications): probes and runs are counted, and the count is checked afterwards. */
+  writes: boolean;
+  /** Problems with a 2xx probe body (e.g. an empty page), as warnings. */
+  inspect?: (body: unknown) => string | undefined;
+}
+
+export const SCENARIO_NAMES = [
+  'whoami',
+  'projects',
+  'projects-typical',
+  'projects-geo',
+  'projects-unit-tags',
+  'projects-worst',
+  'projects-deep',
+  'project-detail',
+  'unit-detail',
+  'projects-list',
+  'applications',
+] as const;
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+export const TYPICAL_QUERY = 'bedrooms=2&price_max=3000000&near_transport=true';
+
+function rotate<T>(items: readonly T[]): () => T {
+  let next = 0;
+  return () => items[next++ % items.length];
+}
+
+function nonEmptyPage(body: unknown): string | undefined {
+  const data = (body as { data?: { total?: number; items?: unknown[] } }).data;
+  if (!data?.items?.length) return `empty page (total ${data?.total ?? '?'}): the scenario does not exercise the item building`;
+  return undefined;
+}
+
+export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
+  const plain = { 'x-api-key': fixtures.keys.plain.secret };
+  const markup = { 'x-api-key': fixtures.keys.markup.secret };
+  const get = (path: string | (() => string), headers = markup): LoadRequest => ({ method: 'GET', path, headers });
+  const list = (name: ScenarioName, query: string, label = `/projects?${query}`): Scenario => ({
+    name,
+    label,
+    request: get(query ? `/projects?${query}` : '/projects'),
+    rotating: false,
+    writes: false,
+    inspect: nonEmptyPage,
+  });
+
+  const { geo, unitTag } = fixtures;
+  const nextProject = rotate(fixtures.projectIds);
+  const nextUnit = rotate(fixtures.unitIds);
+  const applicationUnit = rotate(fixtures.unitIds);
+  let applicationNumber = 0;
+
+  const scenarios: Scenario[] = [
+    { name: 'whoami', label: '/whoIAm', request: get('/whoIAm', plain), rotating: false, writes: false },
+    list('projects', '', '/projects'),
+    list('projects-typical', TYPICAL_QUERY),
+    list('projects-geo', `lat=${geo.lat}&lng=${geo.lng}&radius_km=${geo.radiusKm}`),
+    list('projects-unit-tags', `unit_preference_ids=${unitTag.tagId}&price_min=${unitTag.priceMin}&price_max=${unitTag.priceMax}`),
+    list('projects-worst', fixtures.worstQuery, '/projects?<every filter>'),
+    list('projects-deep', `limit=20&offset=${fixtures.deepOffset}`),
+    {
+      name: 'project-detail',
+      label: `/projects/{id} (${fixtures.projectIds.length} ids)`,
+      request: get(() => `/projects/${nextProject()}`),
+      rotating: true,
+      writes: false,
+    },
+    {
+      name: 'unit-detail',
+      label: `/units/{id} (${fixtures.unitIds.length} ids)`,
+      request: get(() => `/units/${nextUnit()}`),
+      rotating: true,
+      writes: false,
+    },
+    { name: 'projects-list', label: '/projects/list', request: get('/projects/list'), rotating: false, writes: false },
+    {
+      name: 'applications',
+      label: 'POST /units/{id}/applications',
+      request: {
+        method: 'POST',
+        path: () => `/units/${applicationUnit()}/applications`,
+        headers: { ...plain, 'content-type': 'application/json' },
+        body: () => {
+          applicationNumber += 1;
+          return JSON.stringify({
+            client: { first_name: 'Bench', last_name: `Client ${applicationNumber}`, email: `bench-${runId}-${applicationNumber}@bench.invalid` },
+            preferences: { based_on_unit: true },
+            message: 'Benchmark application: please ignore.',
+          });
+        },
+      },
+      rotating: true,
+      writes: true,
+    },
+  ];
+  return scenarios;
+}
+
+export function selectScenarios(all: Scenario[], names: string[] | undefined): Scenario[] {
+  if (!names) return all;
+  const unknown = names.filter((name) => !all.some((scenario) => scenario.name === name));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${all.map((s) => s.name).join(', ')}`);
+  return all.filter((scenario) => names.includes(scenario.name));
+}

@@ -1,0 +1,59 @@
+import { SlotWaitTimeout } from './write-slots.js';
+
+/*
+ * Which failures mean "the database cannot be reached right now" rather than "this request hit a bug".
+ * The difference matters to the caller: the first is answered 503 with Retry-After (the same request
+ * will work once the database is back, and the pool reconnects by itself), the second 500.
+ *
+ * Only PostgreSQL (node-postgres) produces these; the embedded PGlite runs in-process and has no
+ * connection to lose, so none of its errors is classified as unavailable.
+ */
+
+/** Socket-level failures while connecting to, or talking with, the server. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+]);
+
+/*
+ * SQLSTATEs the server sends when it is going away or cannot take the session: class 08 (connection
+ * exception), shutdown/restart (57P01..57P03) and too many connections (53300).
+ */
+const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/*
+ * node-postgres and pg-pool report lost or impossible connections with plain Errors and these
+ * messages (no code): the socket closing mid-query, connectionTimeoutMillis, query_timeout, and a
+ * client that already lost its connection being used again (e.g. Kysely's ROLLBACK after the loss).
+ */
+const DRIVER_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect$/,
+  /^Query read timeout$/,
+  /^Client has encountered a connection error and is not queryable$/,
+  /^Client was closed and is not queryable$/,
+];
+
+export function isUnavailable(error: unknown): boolean {
+  // Waiting too long for a write slot is the same condition as waiting too long for a connection.
+  if (error instanceof SlotWaitTimeout) return true;
+  return check(error, 0);
+}
+
+// AggregateError (several addresses tried) and `cause` chains are followed a few levels deep.
+function check(error: unknown, depth: number): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return false;
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (typeof message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  if (Array.isArray(errors) && errors.some((inner) => check(inner, depth + 1))) return true;
+  return check(cause, depth + 1);
+}

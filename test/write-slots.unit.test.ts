@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { isUnavailable } from '../src/db/errors.js';
+import { createWriteSlots, SlotWaitTimeout } from '../src/db/write-slots.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A task that records when it runs and finishes when told. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+describe('createWriteSlots', () => {
+  it('runs at most `size` tasks at once and starts the others in arrival order', async () => {
+    const slots = createWriteSlots(2, 1_000);
+    const started: number[] = [];
+    const gates = Array.from({ length: 5 }, gate);
+    const runs = gates.map((g, i) =>
+      slots.run(async () => {
+        started.push(i);
+        await g.opened;
+        return i;
+      }),
+    );
+    await sleep(10);
+    expect(started).toEqual([0, 1]);
+    expect(slots.waiting).toBe(3);
+    gates[1].open();
+    await sleep(10);
+    expect(started).toEqual([0, 1, 2]);
+    gates[0].open();
+    gates[2].open();
+    await sleep(10);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    gates[3].open();
+    gates[4].open();
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
+    expect(slots.waiting).toBe(0);
+  });
+
+  it('frees the slot when a task fails', async () => {
+    const slots = createWriteSlots(1, 1_000);
+    await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await slots.run(async () => 'next')).toBe('next');
+  });
+
+  it('gives up waiting after maxWaitMs without running the task, and that counts as unavailable', async () => {
+    const slots = createWriteSlots(1, 50);
+    const held = gate();
+    const holder = slots.run(() => held.opened);
+    let ran = false;
+    const error = await slots.run(async () => (ran = true)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SlotWaitTimeout);
+    expect(isUnavailable(error)).toBe(true);
+    expect(ran).toBe(false);
+    expect(slots.waiting).toBe(0);
+    held.open();
+    await holder;
+    expect(await slots.run(async () => 'free again')).toBe('free again');
+  });
+});
