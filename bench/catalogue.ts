@@ -115,7 +115,7 @@ export async function countProjects(database: Database): Promise<number> {
 const CATALOGUE_SOURCES = ['src/demo', 'src/import', 'src/db/migrations'];
 
 export async function catalogueFingerprint(root: string): Promise<string> {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`FACILITY_LINK_RADIUS_M=${LINK_RADIUS_M}\0`);
   for (const directory of CATALOGUE_SOURCES) {
     const files = (await readdir(join(root, directory))).filter((name) => name.endsWith('.ts')).sort();
     for (const file of files) hash.update(`${directory}/${file}\0`).update(await readFile(join(root, directory, file))).update('\0');
@@ -146,10 +146,18 @@ export async function writeMarker(database: Database, marker: CatalogueMarker): 
   await sql`INSERT INTO bench_catalogue (projects, fingerprint) VALUES (${marker.projects}, ${marker.fingerprint})`.execute(database.db);
 }
 
+/*
+ * The link radius the catalogue is loaded with. The generator puts 10 facilities per project in the
+ * same communities, so at the contract's default of 10 km the L catalogue would hold some 55 million
+ * links (20 M at 5 km, 9 M at 3 km) and every project detail would list thousands of facilities; 2 km
+ * gives 4.4 million links, about 900 per project. FACILITY_LINK_RADIUS_M overrides it.
+ */
+export const LINK_RADIUS_M = process.env.FACILITY_LINK_RADIUS_M ?? '2000';
+
 /** `catalogue seed-demo --projects N --no-key` in a child process; its output goes to our stderr. */
 export async function seedCatalogue(target: Target, projects: number, cwd: string): Promise<void> {
   const args = nodeWithTsx(['src/cli/main.ts', 'seed-demo', '--projects', String(projects), '--no-key', '--verbose']);
-  const child = spawn(process.execPath, args, { cwd, env: targetEnv(target, { LOG_LEVEL: 'warn' }), stdio: ['ignore', process.stderr, process.stderr] });
+  const child = spawn(process.execPath, args, { cwd, env: targetEnv(target, { LOG_LEVEL: 'warn', FACILITY_LINK_RADIUS_M: LINK_RADIUS_M }), stdio: ['ignore', process.stderr, process.stderr] });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', resolve);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { LINK_RADIUS_M } from './catalogue.js';
 import { ceilingKey, runCeilings, type CeilingJob } from './ceiling.js';
 import { benchDriver } from './driver.js';
 import { BenchError, OptionsError, parseOptions, USAGE, type BenchOptions, type DriverName } from './options.js';
@@ -25,8 +26,10 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const FULL_SIZE = 5000;
 const FULL_DURATION_S = 10;
 
-const inheritedServerEnv = () =>
-  Object.fromEntries(['AMENITIEST_RADIUS', 'FACILITY_LINK_RADIUS_M', 'STATIC_BASE_URL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : [])));
+const inheritedServerEnv = () => ({
+  ...Object.fromEntries(['AMENITIEST_RADIUS', 'STATIC_BASE_URL'].flatMap((name) => (process.env[name] ? [[name, process.env[name]!]] : []))),
+  FACILITY_LINK_RADIUS_M: LINK_RADIUS_M,
+});
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { namePreparedStatements, StatementNames } from './prepared-statements.js';
 import type { DB } from './schema.js';
 
 export type Driver = 'pglite' | 'postgres';
@@ -69,6 +70,7 @@ function openPostgres(connectionString: string, max: number): Database {
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  const statementNames = new StatementNames();
   pool.on('connect', (client) => {
     // pg-pool listens for errors only while a client is idle. A client checked out by a request also
     // emits 'error' when its socket dies (besides failing the query in progress, which is how the
@@ -76,6 +78,7 @@ function openPostgres(connectionString: string, max: number): Database {
     // the whole process down. The broken client is dropped from the pool when it is released.
     client.on('error', () => {});
     client.query(`SET TIME ZONE 'UTC'`).catch(() => {});
+    namePreparedStatements(client, statementNames);
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, driver: 'postgres', poolSize: max, ping: () => ping(db), close: () => db.destroy() };

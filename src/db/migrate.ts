@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as initial from './migrations/0001_initial.js';
 import * as projectNearestFacility from './migrations/0002_project_nearest_facility.js';
+import * as projectsListingIndex from './migrations/0003_projects_listing_index.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_project_nearest_facility': projectNearestFacility,
+  '0003_projects_listing_index': projectsListingIndex,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

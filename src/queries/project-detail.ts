@@ -1,5 +1,6 @@
-import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import { firstImagePathSql, unitSummary, type CatalogueScope, type FeatureRow } from './projects.js';
@@ -112,7 +113,18 @@ export async function findProjectDetail(
   projectId: number,
   amenitiesRadiusM: number | undefined,
 ): Promise<ProjectDetailRow | undefined> {
-  const row = await db
+  const [row] = await projectDetailQuery(db, {
+    projectId,
+    amenitiesRadiusM: amenitiesRadiusM ?? null,
+    price_vector: scope.price_vector,
+    contracted_developer_ids: scope.contracted_developer_ids,
+  });
+  return row as ProjectDetailRow | undefined;
+}
+
+const projectDetailQuery = preparedQuery(
+  (db: Kysely<DB>, { projectId, amenitiesRadiusM, ...scope }: CatalogueScope & { projectId: number; amenitiesRadiusM: number | null }) =>
+    db
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
@@ -204,7 +216,7 @@ export async function findProjectDetail(
           .selectFrom('project_facilities as pfa')
           .innerJoin('facilities as f', 'f.id', 'pfa.facility_id')
           .whereRef('pfa.project_id', '=', 'p.id')
-          .$if(amenitiesRadiusM !== undefined, (qb) => qb.where('pfa.distance_m', '<', amenitiesRadiusM!))
+          .where(sql<SqlBool>`pfa.distance_m < coalesce(${amenitiesRadiusM}::double precision, 'Infinity')`)
           .select([
             'pfa.category',
             'pfa.distance_m as distance',
@@ -215,7 +227,6 @@ export async function findProjectDetail(
           .orderBy('pfa.distance_m')
           .orderBy('f.id'),
       ).as('nearby'),
-    ])
-    .executeTakeFirst();
-  return row as ProjectDetailRow | undefined;
-}
+    ]),
+  ['projectId', 'amenitiesRadiusM', 'price_vector', 'contracted_developer_ids'],
+);

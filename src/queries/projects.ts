@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
@@ -188,19 +189,43 @@ export async function listProjects(
   context: ListContext,
 ): Promise<{ total: number; items: ProjectListRow[] }> {
   const conditions = projectFilterConditions(page.filters, scope.price_vector, context);
-  const matching = db
+  const rows = await projectsPageQuery(db, {
+    price_vector: scope.price_vector,
+    contracted_developer_ids: scope.contracted_developer_ids,
+    limit: page.limit,
+    offset: page.offset,
+    filters: conditions.length > 0 ? and(conditions) : sql<SqlBool>`TRUE`,
+  });
+  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }) => row as ProjectListRow) };
+  // Past the last page the window count has no row to ride on.
+  const counted = await db
     .selectFrom('projects as p')
     .where(projectIsVisible(scope))
-    .$if(conditions.length > 0, (qb) => qb.where(and(conditions)));
+    .$if(conditions.length > 0, (qb) => qb.where(and(conditions)))
+    .select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
+  return { total: Number(counted.total), items: [] };
+}
 
-  const rows = await db
+/*
+ * The page: ids first (the filters, the order and the window count over all matches), then the nested
+ * JSON for those ids only. Built once (preparedQuery); the filters are the fragment that varies.
+ */
+const projectsPageQuery = preparedQuery(
+  (
+    db: Kysely<DB>,
+    { limit, offset, filters, ...scope }: CatalogueScope & { limit: number; offset: number; filters: RawBuilder<SqlBool> },
+  ) =>
+    db
     .with('page', () =>
-      matching
+      db
+        .selectFrom('projects as p')
+        .where(projectIsVisible(scope))
+        .where(filters)
         .select(['p.id', 'p.name', sql<number>`count(*) OVER ()`.as('total')])
         .orderBy('p.name')
         .orderBy('p.id')
-        .limit(page.limit)
-        .offset(page.offset),
+        .limit(limit)
+        .offset(offset),
     )
     .selectFrom('page')
     .innerJoin('projects as p', 'p.id', 'page.id')
@@ -238,14 +263,10 @@ export async function listProjects(
       ).as('features'),
     ])
     .orderBy('page.name')
-    .orderBy('page.id')
-    .execute();
-
-  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }) => row as ProjectListRow) };
-  // Past the last page the window count has no row to ride on.
-  const counted = await matching.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow();
-  return { total: Number(counted.total), items: [] };
-}
+    .orderBy('page.id'),
+  ['price_vector', 'contracted_developer_ids', 'limit', 'offset'],
+  ['filters'],
+);
 
 /** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
 export function unitSummary(db: Kysely<DB>, priceVector: number) {

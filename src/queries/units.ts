@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
+import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
@@ -216,7 +217,13 @@ function projectModel(eb: AnyEb) {
 
 /** The live unit of a visible project, or undefined (any reason, alike). */
 export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: number): Promise<UnitModelRow | undefined> {
-  const row = await db
+  const [row] = await unitQuery(db, { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids });
+  return row as UnitModelRow | undefined;
+}
+
+const unitQuery = preparedQuery(
+  (db: Kysely<DB>, { unitId, ...scope }: CatalogueScope & { unitId: number }) =>
+    db
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
     .where('u.id', '=', unitId)
@@ -260,7 +267,6 @@ export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: nu
         'u.created_at',
         'u.updated_at',
       ];
-    })
-    .executeTakeFirst();
-  return row as UnitModelRow | undefined;
-}
+    }),
+  ['unitId', 'price_vector', 'contracted_developer_ids'],
+);

@@ -130,6 +130,7 @@ export class TcpProxy {
       client.write(chunk);
     });
     client.on('data', (chunk) => {
+      rememberNamedStatements(chunk);
       const action = this.hook?.(chunk) ?? 'forward';
       if (action === 'cut') {
         this.cutCount++;
@@ -179,7 +180,42 @@ export function hasSimpleQuery(chunk: Buffer, text: string): boolean {
   return false;
 }
 
-/** True when the chunk carries `sql` anywhere (a Parse message of a parameterised statement). */
+/** Frontend messages of a chunk: type byte and body (chunks are assumed to hold whole messages). */
+function* messages(chunk: Buffer): Generator<{ type: number; body: Buffer }> {
+  let offset = 0;
+  while (offset + 5 <= chunk.length) {
+    const length = chunk.readInt32BE(offset + 1);
+    if (length < 4) return;
+    yield { type: chunk[offset], body: chunk.subarray(offset + 5, offset + 1 + length) };
+    offset += 1 + length;
+  }
+}
+
+const cstrings = (body: Buffer, count: number): string[] => body.toString('utf8').split('\0').slice(0, count);
+
+/*
+ * The app names its prepared statements (src/db/prepared-statements.ts): a connection sends a
+ * statement's text once, in a Parse message, and afterwards only a Bind naming it. The texts of the
+ * named statements seen so far, by name, so that a Bind can be recognised as well.
+ */
+const namedStatements = new Map<string, string>();
+
+function rememberNamedStatements(chunk: Buffer): void {
+  for (const { type, body } of messages(chunk)) {
+    if (type !== 0x50) continue; // Parse: statement name, query text, …
+    const [name, text] = cstrings(body, 2);
+    if (name) namedStatements.set(name, text.toLowerCase());
+  }
+}
+
+/** True when the chunk sends a statement containing `sql`: its text (Parse) or a Bind of a named statement with that text. */
 export function hasStatement(chunk: Buffer, sql: string): boolean {
-  return chunk.toString('utf8').toLowerCase().includes(sql.toLowerCase());
+  const wanted = sql.toLowerCase();
+  if (chunk.toString('utf8').toLowerCase().includes(wanted)) return true;
+  for (const { type, body } of messages(chunk)) {
+    if (type !== 0x42) continue; // Bind: portal name, statement name, …
+    const [, statement] = cstrings(body, 2);
+    if (namedStatements.get(statement)?.includes(wanted)) return true;
+  }
+  return false;
 }
