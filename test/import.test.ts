@@ -428,6 +428,7 @@ describe.each(drivers)('bundle records (%s)', (driver) => {
     });
     const tagLinks = () => rows<{ id: number; tag_id: number }>(db, 'SELECT id, tag_id FROM unit_tag_links WHERE unit_id = 1211 ORDER BY tag_id');
     const [, linkOfTag2, linkOfTag3] = await tagLinks();
+    expect(await rows(db, 'SELECT tag_ids FROM units WHERE id = 1211')).toEqual([{ tag_ids: [1, 2, 3] }]);
     let shown = await detail(121);
     expect(shown.logo).toBe('projects/121/image-1201.jpg');
     expect(shown.media.images.map((image: { id: number }) => image.id)).toEqual([1201, 1202, 1203]);
@@ -462,6 +463,8 @@ describe.each(drivers)('bundle records (%s)', (driver) => {
     ]);
     // The links that stay keep their ids (the API shows them).
     expect(await tagLinks()).toEqual([linkOfTag2, linkOfTag3]);
+    // The unit's own copy that the unit filters read follows, sorted.
+    expect(await rows(db, 'SELECT tag_ids FROM units WHERE id = 1211')).toEqual([{ tag_ids: [2, 3] }]);
     expect(await rows(db, `SELECT languages FROM company_members WHERE company_id = ${DEV} AND user_id = 111`)).toEqual([{ languages: ['Arabic'] }]);
     expect(await rows(db, 'SELECT allowed_domains FROM api_keys WHERE id = 40')).toEqual([{ allowed_domains: ['agency.ae'] }]);
 

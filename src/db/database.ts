@@ -77,7 +77,9 @@ function openPostgres(connectionString: string, max: number): Database {
     // request learns of it): without a listener that event would be an uncaught exception and take
     // the whole process down. The broken client is dropped from the pool when it is released.
     client.on('error', () => {});
-    client.query(`SET TIME ZONE 'UTC'`).catch(() => {});
+    // No parallel workers: with many requests at once they only add start-up cost per query (measured
+    // on the L catalogue: a unit-tag filter took 68 ms with a Gather Merge, 40 ms without).
+    client.query(`SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0`).catch(() => {});
     namePreparedStatements(client, statementNames);
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -195,6 +195,8 @@ export interface UnitsTable {
   unit_area: Generated<number>;
   plan_file_id: number | null;
   deleted_at: NullableTimestamp;
+  /** Copy of the unit's tag ids (sorted, unique) for the unit filters; unit_tag_links is the record. */
+  tag_ids: Generated<number[]>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -542,7 +542,10 @@ const WRITERS: { [S in SectionName]: Writer<S> } = {
     written.projectIds = list.map((p) => p.id);
   },
   units: async (db, list) => {
-    await upsert(db, TABLES.units, list.map((r) => ({ ...r, deleted_at: deletedAt(r.deleted) })));
+    // tag_ids is written twice from the same field: the links (rows with ids, shown by GET /units/{id})
+    // and the unit's own copy that the unit filters read (migration 0004).
+    const rows = list.map((r) => ({ ...r, deleted_at: deletedAt(r.deleted), tag_ids: [...new Set(r.tag_ids ?? [])].sort((a, b) => a - b) }));
+    await upsert(db, TABLES.units, rows);
     await replaceUnitTags(db, list);
   },
   facilities: async (db, list, written) => {
@@ -617,7 +620,7 @@ const TABLES = {
     key: ['id'],
     columns: withTimestamps(
       'id', 'project_id', 'unit_number', 'bedrooms', 'status', 'furnishing', 'parking', 'floor', 'price', 'unit_area',
-      'plan_file_id', 'deleted_at',
+      'plan_file_id', 'deleted_at', 'tag_ids',
     ),
   },
   facilities: { name: 'facilities', key: ['category', 'source_id'], columns: withTimestamps('category', 'source_id', 'data', 'latitude', 'longitude') },

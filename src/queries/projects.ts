@@ -77,12 +77,8 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
   if (filters.size?.max !== undefined) conditions.push(sql<SqlBool>`u.unit_area <= ${filters.size.max}::float8`);
   if (filters.parkingMin !== undefined) conditions.push(sql<SqlBool>`u.parking >= ${filters.parkingMin}`);
 
-  if (filters.tagIds) {
-    // (unit_id, tag_id) is unique and the ids are de-duplicated, so "all tags" is a count.
-    conditions.push(
-      sql<SqlBool>`(SELECT count(*) FROM unit_tag_links l WHERE l.unit_id = u.id AND l.tag_id = ANY(${intArray(filters.tagIds)})) = ${filters.tagIds.length}`,
-    );
-  }
+  // The unit's copy of its tag ids (migration 0004) is in the covering index: no lookup per unit.
+  if (filters.tagIds) conditions.push(sql<SqlBool>`u.tag_ids @> ${intArray(filters.tagIds)}`);
   return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)})`;
 }
 
