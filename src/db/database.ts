@@ -1,9 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { PGliteWorkerClient } from './pglite-client.js';
 import { namePreparedStatements, StatementNames } from './prepared-statements.js';
 import type { DB } from './schema.js';
+import { textParsers } from './type-parsers.mjs';
 
 export type Driver = 'pglite' | 'postgres';
 
@@ -26,21 +27,6 @@ export interface DatabaseOptions {
   loadDataDir?: Blob;
   poolSize?: number;
 }
-
-// The OIDs of the types whose text form we parse. Both drivers get the same parsers, so rows look the
-// same whichever database is behind: numeric/bigint as numbers, timestamps as RFC 3339 strings.
-const OID = { int8: 20, numeric: 1700, timestamp: 1114, timestamptz: 1184, date: 1082 } as const;
-const toNumber = (value: string) => Number(value);
-const toIsoTimestamp = (value: string) => new Date(value).toISOString();
-const toIsoTimestampUtc = (value: string) => new Date(`${value}Z`).toISOString();
-
-const textParsers: Record<number, (value: string) => unknown> = {
-  [OID.int8]: toNumber,
-  [OID.numeric]: toNumber,
-  [OID.timestamptz]: toIsoTimestamp,
-  [OID.timestamp]: toIsoTimestampUtc,
-  [OID.date]: (value: string) => value,
-};
 
 /** How long a request may wait for a PostgreSQL connection (new or from the pool). */
 export const CONNECT_TIMEOUT_MS = 3_000;
@@ -87,15 +73,9 @@ function openPostgres(connectionString: string, max: number): Database {
 }
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
-  const pglite = new PGlite({
-    dataDir: dataDir === 'memory://' ? undefined : dataDir,
-    loadDataDir,
-    parsers: textParsers,
-    relaxedDurability: false,
-  });
-  await pglite.waitReady;
-  await pglite.exec(`SET TIME ZONE 'UTC'`);
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(pglite) });
+  // In a worker thread (pglite-client.ts), so that a query does not stop HTTP handling.
+  const client = await PGliteWorkerClient.open({ dataDir: dataDir === 'memory://' ? undefined : dataDir, loadDataDir });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(client as unknown as ConstructorParameters<typeof PGliteDialect>[0]) });
   return { db, driver: 'pglite', poolSize: 1, ping: () => ping(db), close: () => db.destroy() };
 }
 

@@ -1,0 +1,98 @@
+import { Worker } from 'node:worker_threads';
+
+/*
+ * The embedded PGlite database, run in a worker thread and spoken to by messages. PGlite executes
+ * PostgreSQL compiled to WebAssembly in the thread that calls it: in the API's event loop, a 100 ms
+ * query stalled every other request, health checks included, for 100 ms. In a worker the API thread
+ * keeps parsing, authenticating and serializing while a query runs. PGlite serves one query at a time
+ * either way (Kysely's PGlite driver hands out its single connection in turn).
+ *
+ * It offers the two methods of PGlite that kysely-pglite-dialect calls: query() and close().
+ */
+
+interface Pending {
+  resolve: (result: { rows: unknown[]; affectedRows?: number }) => void;
+  reject: (error: Error) => void;
+}
+
+type Reply = { id: number; rows?: unknown[]; affectedRows?: number; error?: Record<string, unknown> };
+
+/** An Error rebuilt from the worker's plain copy, with the PostgreSQL fields (code, constraint, …). */
+function rebuiltError(fields: Record<string, unknown>): Error {
+  const error = new Error(String(fields.message));
+  Object.assign(error, fields);
+  return error;
+}
+
+export class PGliteWorkerClient {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+    worker.on('message', (reply: Reply) => {
+      const pending = this.#pending.get(reply.id);
+      if (!pending) return;
+      this.#pending.delete(reply.id);
+      if (reply.error) pending.reject(rebuiltError(reply.error));
+      else pending.resolve({ rows: reply.rows ?? [], affectedRows: reply.affectedRows });
+    });
+    const fail = (error: Error) => {
+      for (const pending of this.#pending.values()) pending.reject(error);
+      this.#pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', () => fail(new Error('the embedded database stopped')));
+  }
+
+  /** Starts the worker and opens the database; rejects with the reason when it cannot be opened. */
+  static async open(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PGliteWorkerClient> {
+    const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
+    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir: options.dataDir, loadDataDir },
+      transferList: loadDataDir ? [loadDataDir] : [],
+    });
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { type?: string; error?: Record<string, unknown> }) => {
+        if (message.type === 'ready') done(resolve);
+        else if (message.type === 'init-error') done(() => reject(rebuiltError(message.error ?? {})));
+      };
+      const onError = (error: Error) => done(() => reject(error));
+      const onExit = (code: number) => done(() => reject(new Error(`the embedded database worker exited with code ${code}`)));
+      const done = (settle: () => void) => {
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        settle();
+      };
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    }).catch(async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    });
+    return new PGliteWorkerClient(worker);
+  }
+
+  query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    if (this.#closed) return Promise.reject(new Error('the embedded database is closed'));
+    return this.#send({ type: 'query', sql, params });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      await this.#send({ type: 'close' });
+    } finally {
+      this.#closed = true;
+      await this.#worker.terminate();
+    }
+  }
+
+  #send(message: Record<string, unknown>): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...message, id });
+    });
+  }
+}

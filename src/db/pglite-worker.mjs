@@ -1,0 +1,52 @@
+// The embedded database in a worker thread (see pglite-client.ts): PGlite runs PostgreSQL compiled to
+// WebAssembly, single-threaded; in the API's own thread every query would stop HTTP handling until it
+// finished. Plain JavaScript so that the worker loads without a TypeScript loader.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+import { textParsers } from './type-parsers.mjs';
+
+const { dataDir, loadDataDir } = workerData;
+
+/** An error as plain data: message, name and the PostgreSQL fields (code, detail, constraint, …). */
+function plainError(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const fields = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (value === undefined || typeof value === 'function' || (typeof value === 'object' && value !== null)) continue;
+    fields[key] = value;
+  }
+  return { ...fields, name: error.name, message: error.message };
+}
+
+let pglite;
+try {
+  pglite = new PGlite({
+    dataDir,
+    loadDataDir: loadDataDir ? new Blob([loadDataDir]) : undefined,
+    parsers: textParsers,
+    relaxedDurability: false,
+  });
+  await pglite.waitReady;
+  await pglite.exec(`SET TIME ZONE 'UTC'`);
+  parentPort.postMessage({ type: 'ready' });
+} catch (error) {
+  parentPort.postMessage({ type: 'init-error', error: plainError(error) });
+}
+
+parentPort.on('message', async (message) => {
+  if (message.type === 'query') {
+    try {
+      const result = await pglite.query(message.sql, message.params);
+      parentPort.postMessage({ id: message.id, rows: result.rows, affectedRows: result.affectedRows });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: plainError(error) });
+    }
+  } else if (message.type === 'close') {
+    try {
+      await pglite.close();
+      parentPort.postMessage({ id: message.id, rows: [] });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: plainError(error) });
+    }
+  }
+});

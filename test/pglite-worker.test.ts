@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database.js';
+import { buildApp } from '../src/http/app.js';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { baseBundle } from './helpers/fixtures.js';
+
+/*
+ * The embedded database runs in a worker thread (src/db/pglite-client.ts): a query in progress must
+ * not stop the API thread, errors keep their PostgreSQL fields, and a data directory survives a
+ * close and reopen.
+ */
+describe('PGlite in a worker thread', () => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp('pglite', baseBundle());
+    key = await t.key();
+  });
+  afterAll(() => t?.close());
+
+  it('keeps answering HTTP while a long query runs', async () => {
+    // With the key cache (as served), a warm /whoIAm needs no query of its own.
+    const app = await buildApp({ database: t.database, config: t.config, logger: false, keyCacheTtlMs: 60_000 });
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/whoIAm', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    const slow = sql`SELECT pg_sleep(1.5)`.execute(t.db);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    const res = await app.inject({ method: 'GET', url: '/whoIAm', headers: { 'x-api-key': key } });
+    const elapsed = performance.now() - started;
+    expect(res.statusCode).toBe(200);
+    // In the API's own thread the request would wait for the whole sleep.
+    expect(elapsed).toBeLessThan(1_000);
+    await slow;
+    await app.close();
+  });
+
+  it('passes errors on with their PostgreSQL fields', async () => {
+    const error = await sql`INSERT INTO areas (id, name, city) VALUES (1, 'x', 'y'), (1, 'x', 'y')`.execute(t.db).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 'areas_pkey' });
+  });
+
+  it('keeps a data directory across close and reopen, and reports one it cannot open', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'catalogue-pglite-'));
+    try {
+      const first = await openDatabase({ dataDir: dir });
+      await sql`CREATE TABLE kept (value int)`.execute(first.db);
+      await sql`INSERT INTO kept VALUES (42)`.execute(first.db);
+      await first.close();
+      const second = await openDatabase({ dataDir: dir });
+      expect((await sql<{ value: number }>`SELECT value FROM kept`.execute(second.db)).rows).toEqual([{ value: 42 }]);
+      await second.close();
+      await expect(openDatabase({ dataDir: join(dir, 'PG_VERSION') })).rejects.toThrow();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
