@@ -102,6 +102,20 @@ describe.each(drivers)('preparedQuery (%s)', (driver) => {
         connection,
       );
       expect(marked.rows).toEqual([]);
+
+      // A query with a fragment is planned each time unless the caller says its plan may be reused.
+      const withFragment = preparedQuery(
+        (db: Kysely<DB>, p: { city: string; filters: RawBuilder<SqlBool> }) =>
+          db.selectFrom('areas').where('city', '=', p.city).where(p.filters).select(['id', sql<string>`'fragment_marker'`.as('marker')]),
+        ['city'],
+        ['filters'],
+      );
+      const named = () =>
+        sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%fragment_marker%'`.execute(connection);
+      await withFragment(connection, { city: 'Dubai', filters: sql<SqlBool>`id > ${0}` });
+      expect((await named()).rows[0].n).toBe(0);
+      await withFragment(connection, { city: 'Dubai', filters: sql<SqlBool>`id > ${0}` }, { planEachTime: false });
+      expect((await named()).rows[0].n).toBe(1);
     });
   });
 });

@@ -39,6 +39,14 @@ function standInName(value: unknown): string | undefined {
 
 type Slot = { name: string } | { value: unknown };
 
+export interface RunOptions {
+  /**
+   * Plan the statement on every call instead of letting PostgreSQL reuse a generic plan (see
+   * PLAN_EACH_TIME). Default: only queries with fragments.
+   */
+  planEachTime?: boolean;
+}
+
 interface Prepared {
   compiled: CompiledQuery;
   /** The SQL text around the fragments, in text order (fragments.length + 1 parts). */
@@ -51,7 +59,7 @@ export function preparedQuery<P extends object, DB, R>(
   build: (db: Kysely<DB>, params: P) => Compilable<R>,
   names: readonly (keyof P & string)[],
   fragmentNames: readonly (keyof P & string)[] = [],
-): (db: Kysely<DB>, params: P) => Promise<R[]> {
+): (db: Kysely<DB>, params: P, options?: RunOptions) => Promise<R[]> {
   const cache = new WeakMap<Kysely<DB>, Prepared>();
   const prepare = (db: Kysely<DB>): Prepared => {
     const standIns = Object.fromEntries([
@@ -81,13 +89,14 @@ export function preparedQuery<P extends object, DB, R>(
     return { compiled, parts, fragments: fragments.map((f) => f.name), slots };
   };
 
-  return async (db, params) => {
+  return async (db, params, options = {}) => {
     let prepared = cache.get(db);
     if (!prepared) cache.set(db, (prepared = prepare(db)));
     const values = params as Record<string, unknown>;
     const parameters = prepared.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
-    // A query with fragments has as many texts as filter combinations, and values that shape its plan.
-    let text = prepared.fragments.length > 0 ? PLAN_EACH_TIME + prepared.parts[0] : prepared.parts[0];
+    // A query with fragments has as many texts as filter combinations, and often values that shape its plan.
+    const planEachTime = options.planEachTime ?? prepared.fragments.length > 0;
+    let text = planEachTime ? PLAN_EACH_TIME + prepared.parts[0] : prepared.parts[0];
     prepared.fragments.forEach((name, i) => {
       const fragment = (values[name] as RawBuilder<unknown>).compile(db);
       const offset = parameters.length;
