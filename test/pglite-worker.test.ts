@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
+import { PGliteWorkerClient } from '../src/db/pglite-client.js';
 import { buildApp } from '../src/http/app.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle } from './helpers/fixtures.js';
@@ -44,6 +45,17 @@ describe('PGlite in a worker thread', () => {
     const error = await sql`INSERT INTO areas (id, name, city) VALUES (1, 'x', 'y'), (1, 'x', 'y')`.execute(t.db).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({ code: '23505', constraint: 'areas_pkey' });
+  });
+
+  it('fails at once after the worker is gone, shares concurrent closes, survives a parameter it cannot send', async () => {
+    const client = await PGliteWorkerClient.open({});
+    await expect(client.query('SELECT $1::int AS n', [{ toPostgres: () => 1 }])).rejects.toThrow(/could not be cloned/);
+    expect((await client.query('SELECT $1::int AS n', [7])).rows).toEqual([{ n: 7 }]);
+    await Promise.all([client.close(), client.close()]);
+    await client.close();
+    const started = performance.now();
+    await expect(client.query('SELECT 1')).rejects.toThrow('the embedded database is closed');
+    expect(performance.now() - started).toBeLessThan(100);
   });
 
   it('keeps a data directory across close and reopen, and reports one it cannot open', async () => {

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedQuery } from '../src/db/prepared-query.js';
-import { MAX_NAMED, PLAN_EACH_TIME, StatementNames } from '../src/db/prepared-statements.js';
+import { MAX_NAMED, PREPARED, StatementNames } from '../src/db/prepared-statements.js';
 import type { DB } from '../src/db/schema.js';
 import { createTestDatabase, drivers, type TestDatabase } from './helpers/databases.js';
 
@@ -96,12 +96,11 @@ describe.each(drivers)('preparedQuery (%s)', (driver) => {
       const after = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements`.execute(connection);
       expect(after.rows[0].n - before.rows[0].n).toBeLessThanOrEqual(1);
 
-      // A statement marked to be planned each time is never named.
-      await sql`${sql.raw(PLAN_EACH_TIME)} SELECT ${1}::int AS planned_each_time`.execute(connection);
-      const marked = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%planned_each_time%'`.execute(
-        connection,
-      );
-      expect(marked.rows).toEqual([]);
+      // Only statements marked PREPARED are named: any other query is planned each time, as Kysely sends it.
+      await sql`SELECT ${1}::int AS not_marked`.execute(connection);
+      await sql`${sql.raw(PREPARED)} SELECT ${1}::int AS marked`.execute(connection);
+      const statements = await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%marked%'`.execute(connection);
+      expect(statements.rows.map((row) => row.statement)).toEqual([`${PREPARED} SELECT $1::int AS marked`]);
 
       // A query with a fragment is planned each time unless the caller says its plan may be reused.
       const withFragment = preparedQuery(
@@ -114,7 +113,7 @@ describe.each(drivers)('preparedQuery (%s)', (driver) => {
         sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%fragment_marker%'`.execute(connection);
       await withFragment(connection, { city: 'Dubai', filters: sql<SqlBool>`id > ${0}` });
       expect((await named()).rows[0].n).toBe(0);
-      await withFragment(connection, { city: 'Dubai', filters: sql<SqlBool>`id > ${0}` }, { planEachTime: false });
+      await withFragment(connection, { city: 'Dubai', filters: sql<SqlBool>`id > ${0}` }, { reusePlan: true });
       expect((await named()).rows[0].n).toBe(1);
     });
   });

@@ -5,8 +5,10 @@ import { SlotWaitTimeout } from './write-slots.js';
  * The difference matters to the caller: the first is answered 503 with Retry-After (the same request
  * will work once the database is back, and the pool reconnects by itself), the second 500.
  *
- * Only PostgreSQL (node-postgres) produces these; the embedded PGlite runs in-process and has no
- * connection to lose, so none of its errors is classified as unavailable.
+ * Only PostgreSQL (node-postgres) produces these. The embedded PGlite has no connection to lose; if
+ * its worker thread dies, every query fails at once with "the embedded database stopped" (500, and
+ * /health reports the database down): it does not come back by itself, so "retry later" would be
+ * wrong.
  */
 
 /** Socket-level failures while connecting to, or talking with, the server. */

@@ -28,7 +28,9 @@ export class PGliteWorkerClient {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
-  #closed = false;
+  /** Set once the worker is gone (closed, crashed or exited): every later call fails with it at once. */
+  #stopped: Error | undefined;
+  #closing: Promise<void> | undefined;
 
   private constructor(worker: Worker) {
     this.#worker = worker;
@@ -40,6 +42,7 @@ export class PGliteWorkerClient {
       else pending.resolve({ rows: reply.rows ?? [], affectedRows: reply.affectedRows });
     });
     const fail = (error: Error) => {
+      this.#stopped ??= error;
       for (const pending of this.#pending.values()) pending.reject(error);
       this.#pending.clear();
     };
@@ -74,25 +77,34 @@ export class PGliteWorkerClient {
   }
 
   query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
-    if (this.#closed) return Promise.reject(new Error('the embedded database is closed'));
     return this.#send({ type: 'query', sql, params });
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      await this.#send({ type: 'close' });
-    } finally {
-      this.#closed = true;
-      await this.#worker.terminate();
-    }
+  /** Closes the database and stops the worker; later and concurrent calls share the first close. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        if (!this.#stopped) await this.#send({ type: 'close' });
+      } finally {
+        this.#stopped ??= new Error('the embedded database is closed');
+        await this.#worker.terminate();
+      }
+    })();
+    return this.#closing;
   }
 
   #send(message: Record<string, unknown>): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...message, id });
+      try {
+        this.#worker.postMessage({ ...message, id });
+      } catch (error) {
+        // A parameter that cannot be copied to the worker (e.g. an object holding a function).
+        this.#pending.delete(id);
+        reject(error as Error);
+      }
     });
   }
 }

@@ -15,7 +15,9 @@ function plainError(error) {
     if (value === undefined || typeof value === 'function' || (typeof value === 'object' && value !== null)) continue;
     fields[key] = value;
   }
-  return { ...fields, name: error.name, message: error.message };
+  // The stack is not enumerable; kept under its own name so that the main thread's error keeps its own.
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return { ...fields, name: error.name, message: error.message, workerStack: error.stack, ...(cause ? { causeMessage: cause } : {}) };
 }
 
 let pglite;

@@ -1,6 +1,6 @@
 import type { CompiledQuery, Compilable, Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
-import { PLAN_EACH_TIME } from './prepared-statements.js';
+import { PREPARED } from './prepared-statements.js';
 
 /*
  * A query built and compiled once, then run with new values.
@@ -41,10 +41,13 @@ type Slot = { name: string } | { value: unknown };
 
 export interface RunOptions {
   /**
-   * Plan the statement on every call instead of letting PostgreSQL reuse a generic plan (see
-   * PLAN_EACH_TIME). Default: only queries with fragments.
+   * Let PostgreSQL keep the statement and reuse its plan (a named prepared statement, see
+   * prepared-statements.ts). Default: only queries without fragments, whose text is always the same.
+   * A query with fragments has as many texts as filter combinations, and often values that shape its
+   * plan: with them PostgreSQL folds the price bounds and bedroom counts of GET /projects into index
+   * conditions (measured on the L catalogue: 35 ms with a generic plan, 23 ms with a custom one).
    */
-  planEachTime?: boolean;
+  reusePlan?: boolean;
 }
 
 interface Prepared {
@@ -94,9 +97,8 @@ export function preparedQuery<P extends object, DB, R>(
     if (!prepared) cache.set(db, (prepared = prepare(db)));
     const values = params as Record<string, unknown>;
     const parameters = prepared.slots.map((slot) => ('name' in slot ? values[slot.name] : slot.value));
-    // A query with fragments has as many texts as filter combinations, and often values that shape its plan.
-    const planEachTime = options.planEachTime ?? prepared.fragments.length > 0;
-    let text = planEachTime ? PLAN_EACH_TIME + prepared.parts[0] : prepared.parts[0];
+    const reusePlan = options.reusePlan ?? prepared.fragments.length === 0;
+    let text = reusePlan ? PREPARED + prepared.parts[0] : prepared.parts[0];
     prepared.fragments.forEach((name, i) => {
       const fragment = (values[name] as RawBuilder<unknown>).compile(db);
       const offset = parameters.length;

@@ -10,21 +10,15 @@ import type pg from 'pg';
  * statement by a hash of its text lets each connection parse it once and, after a few executions,
  * reuse a generic plan (plan_cache_mode auto keeps custom plans where they estimate much cheaper).
  *
- * The names are bounded: a statement is only named while fewer than MAX_NAMED distinct texts have
- * been seen, so a client sending ever new filter combinations cannot grow the per-connection plan
- * caches without limit; later texts run unnamed, as before. Statements without parameters (BEGIN,
- * COMMIT, SET …) are cheap to plan and stay unnamed.
+ * Naming is opt-in: only texts starting with PREPARED are named, and preparedQuery (prepared-query.ts)
+ * puts it only on statements of a fixed shape. Each named statement keeps a cached plan in every
+ * backend that ran it (measured: ~100–180 kB for the catalogue's queries), so texts that vary with
+ * the request (the filters of GET /projects) must not be named: 256 near_* subsets alone would fill
+ * the backends' memory. MAX_NAMED bounds the names in case a caller gets that wrong; texts beyond it
+ * run unnamed, as before.
  */
-export const MAX_NAMED = 500;
-
-/*
- * A statement starting with this comment is planned on every call (left unnamed). GET /projects runs
- * far longer than it takes to plan, and its plan depends on the values: with them, PostgreSQL folds
- * the price bounds to constants and walks units_project_filter on (project_id, bedrooms, price); a
- * generic plan could only filter bedrooms row by row (measured on the L catalogue: 35 ms generic,
- * 23 ms custom for the typical filters).
- */
-export const PLAN_EACH_TIME = '/* plan each time */ ';
+export const PREPARED = '/* prepared */ ';
+export const MAX_NAMED = 100;
 
 type Query = pg.PoolClient['query'];
 
@@ -45,12 +39,12 @@ export class StatementNames {
   }
 }
 
-/** Makes `client.query(text, values)` use a named statement; every other form of call is left as is. */
+/** Makes `client.query(text, values)` of a PREPARED text use a named statement; any other call is left as is. */
 export function namePreparedStatements(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const named = (...args: unknown[]) => {
     const [text, values] = args;
-    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && values.length > 0 && !text.startsWith(PLAN_EACH_TIME)) {
+    if (args.length === 2 && typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values) && values.length > 0) {
       const name = names.nameFor(text);
       if (name) return query({ name, text, values });
     }
