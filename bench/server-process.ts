@@ -22,6 +22,10 @@ export interface SpawnOptions {
   /** Prefix of the passed-through output lines. */
   label: string;
   startTimeoutMs?: number;
+  /** After SIGTERM, how long stop() waits before SIGKILL (default 15 s). */
+  stopGraceMs?: number;
+  /** Called with every output line (besides the pass-through), e.g. to count the server's errors. */
+  onLine?: (line: string) => void;
 }
 
 const LISTENING = /listening on (https?:\/\/\S+)/i;
@@ -43,6 +47,7 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
   const remember = (line: string) => {
     tail.push(line);
     if (tail.length > 20) tail.shift();
+    options.onLine?.(line);
   };
 
   const url = await new Promise<string>((resolve, reject) => {
@@ -69,17 +74,17 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
       reject(new Error(`${options.label} exited (${code === null ? `signal ${exitSignal}` : `code ${code}`}) before listening:\n${tail.join('\n')}`));
     });
   }).catch(async (error: unknown) => {
-    await stopChild(child, exited);
+    await stopChild(child, exited, options.stopGraceMs);
     throw error;
   });
 
-  return { url, pid: child.pid!, stop: () => stopChild(child, exited) };
+  return { url, pid: child.pid!, stop: () => stopChild(child, exited, options.stopGraceMs) };
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>): Promise<number | null> {
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, graceMs = 15_000): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
   try {
     return await exited;
   } finally {
@@ -193,12 +198,17 @@ export class RssSampler {
   }
 
   private read(): { rssKb: number; hwmKb: number } | undefined {
-    try {
-      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
-      const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-      return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
-    } catch {
-      return undefined;
-    }
+    return readRss(this.pid);
+  }
+}
+
+/** Resident set size and its high-water mark of a process, from /proc (Linux); undefined once it is gone. */
+export function readRss(pid: number): { rssKb: number; hwmKb: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+    return { rssKb: field('VmRSS'), hwmKb: field('VmHWM') };
+  } catch {
+    return undefined;
   }
 }

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { targetEnv } from '../bench/catalogue.js';
+import { readRss, startChildServer, type ChildServer } from '../bench/server-process.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createDemoKey, seedDemo } from '../src/demo/seed-demo.js';
@@ -116,47 +117,15 @@ async function prepareCatalogue(): Promise<Catalogue> {
 // The server, as a child process
 // ---------------------------------------------------------------------------------------------------
 
-interface Server {
-  child: ChildProcess;
-  url: string;
+interface Server extends ChildServer {
   logLines: string[];
-  exited: Promise<number | null>;
 }
 
 async function startServer(): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  delete env.DATA_DIR;
-  // node itself (not npm or the tsx CLI) so that the pid is the server's own.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logLines: string[] = [];
-  let pending = '';
-  const collect = (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    logLines.push(...lines.filter((line) => line.trim()));
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const banner = logLines.map((line) => line.match(/listening on (http:\/\/\S+)/)).find(Boolean);
-    if (banner) return { child, url: banner[1], logLines, exited };
-    if (child.exitCode !== null) throw new Error(`the server exited during start-up:\n${logLines.join('\n')}`);
-    if (Date.now() > deadline) throw new Error(`the server did not start within 60 s:\n${logLines.join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function rssMiB(pid: number): number | undefined {
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+)\s+kB/m);
-    return match ? Number(match[1]) / 1024 : undefined;
-  } catch {
-    return undefined;
-  }
+  const env = targetEnv({ driver: 'postgres', databaseUrl }, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+  const server = await startChildServer({ args: ['src/cli/main.ts', 'serve'], env, cwd: process.cwd(), label: 'server', startTimeoutMs: 60_000, stopGraceMs: 30_000, onLine: (line) => logLines.push(line) });
+  return { ...server, logLines };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -373,7 +342,7 @@ async function main(): Promise<number> {
     const catalogue = await prepareCatalogue();
     console.log(`  ${catalogue.projectIds.length} visible projects, ${catalogue.unitIds.length} visible units`);
     server = await startServer();
-    const pid = server.child.pid!;
+    const pid = server.pid;
     console.log(`  server pid ${pid} at ${server.url}`);
     await preflight(server.url, catalogue).catch(async (error) => {
       await new Promise((resolve) => setTimeout(resolve, 300)); // the log line may trail the response
@@ -383,8 +352,8 @@ async function main(): Promise<number> {
     const rss: { atS: number; mib: number }[] = [];
     const started = Date.now();
     const sample = () => {
-      const mib = rssMiB(pid);
-      if (mib !== undefined) rss.push({ atS: Math.round((Date.now() - started) / 1000), mib });
+      const reading = readRss(pid);
+      if (reading) rss.push({ atS: Math.round((Date.now() - started) / 1000), mib: reading.rssKb / 1024 });
     };
     sample();
     const sampler = setInterval(sample, RSS_EVERY_MS);
@@ -406,9 +375,10 @@ async function main(): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const verification = await verify(tally);
 
-    server.child.kill('SIGTERM');
-    const exitCode = await Promise.race([server.exited, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 30_000))]);
-    if (exitCode === 'hung') server.child.kill('SIGKILL');
+    // SIGTERM; a server still running 30 s later is killed and reports no exit code.
+    const stopping = Date.now();
+    const exitCode = await server.stop();
+    console.log(`  server stopped in ${Date.now() - stopping} ms`);
     const errorLines = server.logLines.filter((line) => /"level":(50|60)/.test(line));
     const warnLines = server.logLines.filter((line) => /"level":40/.test(line));
 
@@ -477,7 +447,7 @@ async function main(): Promise<number> {
     }
     return problems.length ? 1 : 0;
   } finally {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    await server?.stop();
     await onServer(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${databaseName}: ${error}`));
     console.log(`  database ${databaseName} dropped`);
   }
