@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haversineM } from '../src/domain/project-filters.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -170,6 +171,23 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
     ]);
     expect(nearby.healthcare).toEqual([]);
     expect(nearby.retail).toEqual([]);
+  });
+
+  it('serves each facility record with its fields in the order imported, and the whole detail as compact JSON', async () => {
+    const res = await get('/projects/1');
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const nearby = res.json().data.nearby_facilities;
+    expect(Object.keys(nearby.education[0].facility)).toEqual(['source_id', ...Object.keys(schoolData)]);
+    expect(Object.keys(nearby.airports_ports[0].facility)).toEqual(['source_id', 'name', 'latitude', 'longitude']);
+    // The stored facility texts are spliced in: the body must be the same text as the parsed body re-serialized.
+    expect(res.body).toBe(JSON.stringify(res.json()));
+  });
+
+  it('the database refuses a facility record whose served JSON copy was not rewritten with it', async () => {
+    const edit = sql`UPDATE facilities SET data = data || '{"name": "Renamed"}' WHERE source_id = 'T-NEAR'`.execute(t.db);
+    await expect(edit).rejects.toThrow(/facilities_facility_json_check/);
+    const nearby = (await get('/projects/1')).json().data.nearby_facilities;
+    expect(nearby.transport[0].facility.name).toBe('Metro station');
   });
 
   it('gives nulls and empty blocks for a bare project', async () => {

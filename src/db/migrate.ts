@@ -3,6 +3,7 @@ import * as initial from './migrations/0001_initial.js';
 import * as projectNearestFacility from './migrations/0002_project_nearest_facility.js';
 import * as projectsListingIndex from './migrations/0003_projects_listing_index.js';
 import * as unitTagIds from './migrations/0004_unit_tag_ids.js';
+import * as facilityJson from './migrations/0005_facility_json.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002_project_nearest_facility': projectNearestFacility,
   '0003_projects_listing_index': projectsListingIndex,
   '0004_unit_tag_ids': unitTagIds,
+  '0005_facility_json': facilityJson,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

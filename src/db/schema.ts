@@ -224,6 +224,8 @@ export interface FacilitiesTable {
   category: FacilityCategory;
   source_id: string;
   data: Json<Record<string, unknown>>;
+  /** The facility object as served: `data` with `source_id` added when missing, as JSON text (migration 0005). */
+  facility_json: string;
   latitude: number | null;
   longitude: number | null;
   created_at: Timestamp;

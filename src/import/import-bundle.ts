@@ -553,6 +553,7 @@ const WRITERS: { [S in SectionName]: Writer<S> } = {
       category: r.category,
       source_id: String(r.source_id),
       data: JSON.stringify(r.data),
+      facility_json: JSON.stringify(servedFacility(r)),
       ...facilityCoordinates(r.category, r.data),
       ...timestampsOf(r),
     }));
@@ -623,7 +624,7 @@ const TABLES = {
       'plan_file_id', 'deleted_at', 'tag_ids',
     ),
   },
-  facilities: { name: 'facilities', key: ['category', 'source_id'], columns: withTimestamps('category', 'source_id', 'data', 'latitude', 'longitude') },
+  facilities: { name: 'facilities', key: ['category', 'source_id'], columns: withTimestamps('category', 'source_id', 'data', 'facility_json', 'latitude', 'longitude') },
   board_stages: { name: 'board_stages', key: ['id'], columns: ['id', 'company_id', 'name', 'position'] },
   offer_statuses: { name: 'offer_statuses', key: ['id'], columns: ['id', 'name'] },
   clients: {
@@ -743,6 +744,14 @@ async function replaceUnitTags(db: Kysely<DB>, units: Records<'units'>): Promise
       [linkUnits, linkTags],
     );
   }
+}
+
+/**
+ * The facility object GET /projects/{id} serves: the record as imported, unchanged, with the bundle's
+ * source id first when the record itself has none (a `source_id` in the record wins).
+ */
+function servedFacility(r: { source_id: unknown; data: Record<string, unknown> }): Record<string, unknown> {
+  return { source_id: String(r.source_id), ...r.data };
 }
 
 /*

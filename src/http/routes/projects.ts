@@ -7,10 +7,11 @@ import { listAllProjects, listProjects, type FeatureRow } from '../../queries/pr
 import type { AppDeps } from '../app.js';
 import { badRequest, notFound, messages } from '../errors.js';
 import type { LinkBuilder } from '../links.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJson } from '../nearby-facilities.js';
+import { sendJsonText, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import {
-  FACILITY_CATEGORIES,
   FlatProjectList,
   ProjectContacts,
   ProjectDetail,
@@ -99,10 +100,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         response: responses({ 200: Success(ProjectDetail) }, [404], notFoundDescription),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const row = await findProjectDetail(db, request.auth, request.params.id, config.amenitiesRadiusM);
       if (!row) throw notFound(messages.projectNotFound);
-      return ok(toProjectDetail(row, links));
+      // The nearby block (most of the bytes) is the facilities' stored JSON text, passed through unparsed.
+      const body = serializeWithRawProperty(reply, ok(toProjectDetail(row, links)), 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJson(row.nearby));
+      return sendJsonText(reply, body);
     },
   );
 
@@ -174,8 +177,6 @@ export function toFileObject(file: FileRow, links: LinkBuilder) {
 
 function toProjectDetail(row: ProjectDetailRow, links: LinkBuilder) {
   const file = (value: FileRow | null) => (value ? toFileObject(value, links) : null);
-  const nearby = Object.fromEntries(FACILITY_CATEGORIES.map((category) => [category, [] as { distance: number; facility: Record<string, unknown> }[]]));
-  for (const entry of row.nearby) nearby[entry.category]?.push({ distance: entry.distance, facility: entry.facility });
   return {
     id: row.id,
     name: row.name,
@@ -224,7 +225,7 @@ function toProjectDetail(row: ProjectDetailRow, links: LinkBuilder) {
     },
     units: row.units,
     preferences: toPreferences(row.features),
-    nearby_facilities: nearby as Record<(typeof FACILITY_CATEGORIES)[number], { distance: number; facility: Record<string, unknown> }[]>,
+    nearby_facilities: EMPTY_NEARBY_FACILITIES,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,0 +1,18 @@
+import type { NearbyCategoryRow } from '../queries/project-detail.js';
+import { FACILITY_CATEGORIES } from './schemas/projects.js';
+
+/*
+ * The nearby-facilities block of GET /projects/{id} as JSON text, assembled from the per-category entry
+ * texts the query builds out of the facilities' stored JSON (migration 0005), without parsing any of it:
+ * one array per category, every category present, in the schema's order. Shape: NearbyFacilities.
+ */
+
+/** The block with every category empty: what the schema serializer writes in its place. */
+export const EMPTY_NEARBY_FACILITIES = Object.freeze(Object.fromEntries(FACILITY_CATEGORIES.map((category) => [category, []]))) as Readonly<
+  Record<(typeof FACILITY_CATEGORIES)[number], never[]>
+>;
+
+export function nearbyFacilitiesJson(rows: readonly NearbyCategoryRow[]): string {
+  const entries = new Map(rows.map((row) => [row.category, row.entries_json]));
+  return `{${FACILITY_CATEGORIES.map((category) => `${JSON.stringify(category)}:[${entries.get(category) ?? ''}]`).join(',')}}`;
+}
