@@ -292,16 +292,24 @@ function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): nu
 /** Bounds that end exactly at a displayed value: the likeliest place for rounding to go wrong. */
 const BOUNDARY_FOCUS = ['price', 'price', 'price_per_m2', 'price_per_ft2', 'size'] as const;
 
-function scenarioArb(catalogue: ReferenceCatalogue): fc.Arbitrary<Scenario> {
+/** Unit-level parameters the project's unit summary does not answer (see unitSummaryConditions). */
+const UNIT_PARAMETERS_BEYOND_SUMMARY = ['statuses', 'price_per_m2', 'price_per_ft2', 'size', 'parking_min', 'unit_preference_ids'];
+
+/**
+ * Random scenarios; `summaryOnly` keeps to the unit filters the unit summary answers without the unit
+ * EXISTS (bedrooms and one price bound), alongside any project-level filter.
+ */
+function scenarioArb(catalogue: ReferenceCatalogue, { summaryOnly = false } = {}): fc.Arbitrary<Scenario> {
   const arbs = parameterArbs(catalogue);
-  const names = Object.keys(arbs) as (keyof typeof arbs)[];
+  const names = (Object.keys(arbs) as (keyof typeof arbs)[]).filter((name) => !summaryOnly || !UNIT_PARAMETERS_BEYOND_SUMMARY.includes(name));
+  const focuses = summaryOnly ? (['price'] as const) : BOUNDARY_FOCUS;
   return fc
     .record({
       priceVector: priceVectorArb,
       withRadius: fc.boolean(),
       anchor: fc.nat(catalogue.units.length - 1),
       chosen: fc.shuffledSubarray(names, { minLength: 0, maxLength: 4 }),
-      focus: fc.option(fc.constantFrom(...BOUNDARY_FOCUS), { freq: 2 }),
+      focus: fc.option(fc.constantFrom(...focuses), { freq: 2 }),
       draws: fc.record(arbs),
       limit: fc.option(fc.integer({ min: 1, max: 120 }), { freq: 2 }),
       offset: fc.option(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 45 })), { freq: 2 }),
@@ -392,6 +400,25 @@ describe.each(drivers)('GET /projects agrees with the reference implementation (
       { seed: SEED, numRuns: NUM_RUNS },
     );
     // Most combinations must match something, or the comparison says little.
+    expect(nonEmpty).toBeGreaterThan(NUM_RUNS / 2);
+  }, 120_000);
+
+  it('random combinations the unit summary answers alone (bedrooms, one price bound, project filters)', async () => {
+    let nonEmpty = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        scenarioArb(catalogue, { summaryOnly: true }).map((scenario) => {
+          // One bound only: with both, the EXISTS over units decides (the summary is only a pre-test then).
+          const { price_min: min, price_max: max, ...query } = scenario.query;
+          const bound = min !== undefined && max !== undefined ? (scenario.priceVector > 0 ? { price_min: min } : { price_max: max }) : { ...(min !== undefined && { price_min: min }), ...(max !== undefined && { price_max: max }) };
+          return { ...scenario, query: { ...query, ...bound } };
+        }),
+        async (scenario) => {
+          if ((await compare(scenario)) > 0) nonEmpty++;
+        },
+      ),
+      { seed: SEED + 1, numRuns: NUM_RUNS },
+    );
     expect(nonEmpty).toBeGreaterThan(NUM_RUNS / 2);
   }, 120_000);
 

@@ -4,6 +4,7 @@ import * as projectNearestFacility from './migrations/0002_project_nearest_facil
 import * as projectsListingIndex from './migrations/0003_projects_listing_index.js';
 import * as unitTagIds from './migrations/0004_unit_tag_ids.js';
 import * as facilityJson from './migrations/0005_facility_json.js';
+import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003_projects_listing_index': projectsListingIndex,
   '0004_unit_tag_ids': unitTagIds,
   '0005_facility_json': facilityJson,
+  '0006_project_unit_summary': projectUnitSummary,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

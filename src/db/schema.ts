@@ -160,6 +160,13 @@ export interface ProjectsTable {
   nearest_retail_m: number | null;
   nearest_transport_m: number | null;
   nearest_tourism_m: number | null;
+  /**
+   * Live units by bedroom bucket (element b + 1 is bucket b; 5 = five or more): lowest and highest base
+   * price, and bit b set when the bucket has a unit (migration 0006; kept by triggers on units).
+   */
+  unit_min_prices: Generated<(string | null)[]>;
+  unit_max_prices: Generated<(string | null)[]>;
+  unit_bedroom_mask: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -82,6 +82,54 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
   return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)})`;
 }
 
+/** Bedroom buckets of the unit summary: 0 to 4, and 5 for five or more (the values of `bedrooms`). */
+const BEDROOM_BUCKETS = [0, 1, 2, 3, 4, 5];
+
+/** The buckets the unit filters ask for; every bucket when `bedrooms` is absent. */
+function bedroomBuckets(filters: UnitFilters): number[] {
+  if (filters.bedrooms === undefined && !filters.bedroomsFiveOrMore) return BEDROOM_BUCKETS;
+  return [...(filters.bedrooms ?? []), ...(filters.bedroomsFiveOrMore ? [5] : [])];
+}
+
+/** Unit filters the summary answers exactly, when no other is given and at most one price bound. */
+const SUMMARY_EXACT_FILTERS = new Set<keyof UnitFilters>(['bedrooms', 'bedroomsFiveOrMore', 'price']);
+
+/*
+ * Tests on the project's unit summary (migration 0006: per bedroom bucket, the lowest and highest base
+ * price and whether a live unit exists), read from the listing index tuple. Each test is implied by the
+ * unit EXISTS, so they always go in front of it as a cheap pre-test. They are equivalent to it, and the
+ * EXISTS is left out, when the filters are bedrooms and at most one price bound: a unit of the asked
+ * buckets with key price <= max exists exactly when the lowest base price of those buckets has a key
+ * price <= max (the key price never decreases as the base price grows), and likewise for min.
+ */
+function unitSummaryConditions(filters: UnitFilters, priceVector: number): { conditions: Condition[]; exact: boolean } {
+  const buckets = bedroomBuckets(filters);
+  const element = (column: string, bucket: number) => sql.raw<number | null>(`p.${column}[${bucket + 1}]`);
+  const across = (fn: 'least' | 'greatest', column: string) =>
+    buckets.length === 1 ? element(column, buckets[0]) : sql<number | null>`${sql.raw(fn)}(${sql.join(buckets.map((bucket) => element(column, bucket)))})`;
+
+  const mask = buckets.reduce((bits, bucket) => bits | (1 << bucket), 0);
+  const conditions: Condition[] = [sql<SqlBool>`(p.unit_bedroom_mask & ${mask}::smallint) <> 0`];
+  const { min, max } = filters.price ?? {};
+  if (max !== undefined) {
+    const lowest = across('least', 'unit_min_prices');
+    conditions.push(sql<SqlBool>`${lowest} <= ${baseUpperBoundSql(max, priceVector)}`, ...inRange(keyPriceSql(lowest, priceVector), { max }));
+  }
+  if (min !== undefined) {
+    const highest = across('greatest', 'unit_max_prices');
+    conditions.push(sql<SqlBool>`${highest} >= ${baseLowerBoundSql(min, priceVector)}`, ...inRange(keyPriceSql(highest, priceVector), { min }));
+  }
+  const given = (Object.keys(filters) as (keyof UnitFilters)[]).filter((key) => filters[key] !== undefined && filters[key] !== false);
+  const exact = given.every((key) => SUMMARY_EXACT_FILTERS.has(key)) && !(min !== undefined && max !== undefined);
+  return { conditions, exact };
+}
+
+/** The unit-level filters: the summary tests, then the EXISTS over units unless the summary is exact. */
+function unitConditions(filters: UnitFilters, priceVector: number): Condition[] {
+  const summary = unitSummaryConditions(filters, priceVector);
+  return summary.exact ? summary.conditions : [...summary.conditions, unitExists(filters, priceVector)];
+}
+
 /** Great-circle distance in metres from the project (alias p) to a point; same formula as haversineM. */
 function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
   const clat = sql`${lat}::float8`;
@@ -147,7 +195,7 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
       sql<SqlBool>`(SELECT count(*) FROM project_feature_links fl WHERE fl.project_id = p.id AND fl.feature_id = ANY(${intArray(filters.featureIds)})) = ${filters.featureIds.length}`,
     );
   }
-  if (filters.units) conditions.push(unitExists(filters.units, priceVector));
+  if (filters.units) conditions.push(...unitConditions(filters.units, priceVector));
   return conditions;
 }
 
