@@ -22,21 +22,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute(db);
 
   // Element b + 1 of the price arrays is bucket b; bit b of the mask is set when bucket b has a live unit.
+  // One grouped pass over the units of the given projects (linear: it also backfills every project).
   await sql
     .raw(
       `CREATE FUNCTION refresh_project_unit_summary(project_ids integer[]) RETURNS void LANGUAGE sql AS $$
-         WITH buckets AS (
-           SELECT u.project_id, least(u.bedrooms, 5) AS bucket, min(u.price) AS min_price, max(u.price) AS max_price
-             FROM units u
-            WHERE u.project_id = ANY(project_ids) AND u.deleted_at IS NULL
-            GROUP BY 1, 2
-         ), summary AS (
+         WITH summary AS (
            SELECT p.id,
-                  ARRAY(SELECT b.min_price FROM generate_series(0, 5) g LEFT JOIN buckets b ON b.project_id = p.id AND b.bucket = g ORDER BY g) AS mins,
-                  ARRAY(SELECT b.max_price FROM generate_series(0, 5) g LEFT JOIN buckets b ON b.project_id = p.id AND b.bucket = g ORDER BY g) AS maxs,
-                  coalesce((SELECT bit_or(1 << b.bucket) FROM buckets b WHERE b.project_id = p.id), 0)::smallint AS mask
+                  ARRAY[${bucketAggregates('min')}]::numeric(16, 2)[] AS mins,
+                  ARRAY[${bucketAggregates('max')}]::numeric(16, 2)[] AS maxs,
+                  coalesce(bit_or(1 << least(u.bedrooms, 5)) FILTER (WHERE u.id IS NOT NULL), 0)::smallint AS mask
              FROM projects p
+             LEFT JOIN units u ON u.project_id = p.id AND u.deleted_at IS NULL
             WHERE p.id = ANY(project_ids)
+            GROUP BY p.id
          )
          UPDATE projects p
             SET unit_min_prices = s.mins, unit_max_prices = s.maxs, unit_bedroom_mask = s.mask
@@ -104,6 +102,12 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw(`DROP FUNCTION units_refresh_project_unit_summary()`).execute(db);
   await sql.raw(`DROP FUNCTION refresh_project_unit_summary(integer[])`).execute(db);
   await sql.raw(`ALTER TABLE projects DROP COLUMN unit_min_prices, DROP COLUMN unit_max_prices, DROP COLUMN unit_bedroom_mask`).execute(db);
+}
+
+/** `fn(u.price)` for buckets 0 to 4 and for five bedrooms or more, in bucket order. */
+function bucketAggregates(fn: 'min' | 'max'): string {
+  const buckets = [0, 1, 2, 3, 4].map((bedrooms) => `${fn}(u.price) FILTER (WHERE u.bedrooms = ${bedrooms})`);
+  return [...buckets, `${fn}(u.price) FILTER (WHERE u.bedrooms >= 5)`].join(', ');
 }
 
 const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'];
