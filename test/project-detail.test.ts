@@ -14,7 +14,7 @@ const file = (id: number, path: string, mime = 'image/jpeg') => ({
 });
 
 const schoolData = {
-  name: 'Marina International School',
+  name: 'Marina International School \u2014 \u0645\u062f\u0631\u0633\u0629 \u{1F3EB}',
   curriculum: 'British',
   khda_rating: 'Outstanding',
   asset_latitude: AT.lat + 0.027,

@@ -12,7 +12,11 @@ export const EMPTY_NEARBY_FACILITIES = Object.freeze(Object.fromEntries(FACILITY
   Record<(typeof FACILITY_CATEGORIES)[number], never[]>
 >;
 
-export function nearbyFacilitiesJson(rows: readonly NearbyCategoryRow[]): string {
+/** The block's JSON text in parts, to be sent without joining them (see sendJsonParts). */
+export function nearbyFacilitiesJsonParts(rows: readonly NearbyCategoryRow[]): string[] {
   const entries = new Map(rows.map((row) => [row.category, row.entries_json]));
-  return `{${FACILITY_CATEGORIES.map((category) => `${JSON.stringify(category)}:[${entries.get(category) ?? ''}]`).join(',')}}`;
+  const parts: string[] = [];
+  FACILITY_CATEGORIES.forEach((category, i) => parts.push(`${i === 0 ? '{' : '],'}${JSON.stringify(category)}:[`, entries.get(category) ?? ''));
+  parts.push(']}');
+  return parts;
 }

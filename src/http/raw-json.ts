@@ -12,27 +12,40 @@ import type { FastifyReply } from 'fastify';
 
 export class RawJsonError extends Error {}
 
-/** The payload serialized by the route's schema, with the value of `key` replaced by `rawJson`. */
-export function serializeWithRawProperty(reply: FastifyReply, payload: unknown, key: string, placeholder: unknown, rawJson: string): string {
+/**
+ * The payload serialized by the route's schema, with the value of `key` replaced by the raw JSON text
+ * given in parts; returned in parts too (see sendJsonParts).
+ */
+export function serializeWithRawProperty(
+  reply: FastifyReply,
+  payload: unknown,
+  key: string,
+  placeholder: unknown,
+  rawParts: readonly string[],
+): string[] {
   const serialized = reply.serialize(payload);
   if (typeof serialized !== 'string') throw new RawJsonError('the route serializer did not return text');
-  return spliceRawProperty(serialized, key, placeholder, rawJson);
+  return spliceRawProperty(serialized, key, placeholder, rawParts);
 }
 
-export function spliceRawProperty(serialized: string, key: string, placeholder: unknown, rawJson: string): string {
+export function spliceRawProperty(serialized: string, key: string, placeholder: unknown, rawParts: readonly string[]): string[] {
   const marker = `${JSON.stringify(key)}:${JSON.stringify(placeholder)}`;
   const at = serialized.indexOf(marker);
   if (at < 0 || serialized.indexOf(marker, at + marker.length) >= 0) {
     throw new RawJsonError(`expected the property ${key} exactly once in the serialized response`);
   }
   const valueAt = at + JSON.stringify(key).length + 1;
-  return serialized.slice(0, valueAt) + rawJson + serialized.slice(at + marker.length);
+  return [serialized.slice(0, valueAt), ...rawParts, serialized.slice(at + marker.length)];
 }
 
 /**
- * Sends JSON text as the response body as it is. Encoded once here: the ETag hook and the socket then
- * share the bytes (a string would be encoded to UTF-8 for each; ~2 ms per MB).
+ * Sends JSON text given in parts as the response body, as it is. The parts are encoded straight into
+ * one buffer: no joined string is made (a megabyte of text with any non-Latin-1 character is two
+ * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes.
  */
-export function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(Buffer.from(text, 'utf8'));
+export function sendJsonParts(reply: FastifyReply, parts: readonly string[]): FastifyReply {
+  const body = Buffer.allocUnsafe(parts.reduce((size, part) => size + Buffer.byteLength(part, 'utf8'), 0));
+  let offset = 0;
+  for (const part of parts) offset += body.write(part, offset, 'utf8');
+  return reply.type('application/json; charset=utf-8').send(body);
 }

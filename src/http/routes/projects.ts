@@ -7,8 +7,8 @@ import { listAllProjects, listProjects, type FeatureRow } from '../../queries/pr
 import type { AppDeps } from '../app.js';
 import { badRequest, notFound, messages } from '../errors.js';
 import type { LinkBuilder } from '../links.js';
-import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJson } from '../nearby-facilities.js';
-import { sendJsonText, serializeWithRawProperty } from '../raw-json.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
+import { sendJsonParts, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import {
@@ -104,8 +104,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       const row = await findProjectDetail(db, request.auth, request.params.id, config.amenitiesRadiusM);
       if (!row) throw notFound(messages.projectNotFound);
       // The nearby block (most of the bytes) is the facilities' stored JSON text, passed through unparsed.
-      const body = serializeWithRawProperty(reply, ok(toProjectDetail(row, links)), 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJson(row.nearby));
-      return sendJsonText(reply, body);
+      const nearby = nearbyFacilitiesJsonParts(row.nearby);
+      return sendJsonParts(reply, serializeWithRawProperty(reply, ok(toProjectDetail(row, links)), 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearby));
     },
   );
 
