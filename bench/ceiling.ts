@@ -1,5 +1,5 @@
 import { runLoad, type LoadRequest, type LoadSettings, type LoadStats } from './load.js';
-import { startChildServer } from './server-process.js';
+import { nodeWithTsx, startChildServer } from './server-process.js';
 
 /*
  * Runs the bare-Fastify ceiling (bench/ceiling-server.ts) once per distinct response shape: the same
@@ -27,7 +27,7 @@ export async function runCeilings(
   const results = new Map<string, LoadStats>();
   if (unique.size === 0) return results;
 
-  const server = await startChildServer({ args: ['bench/ceiling-server.ts'], env: { ...process.env, PORT: '0' }, cwd, label: 'ceiling' });
+  const server = await startChildServer({ args: nodeWithTsx(['bench/ceiling-server.ts']), env: { ...process.env, PORT: '0' }, cwd, label: 'ceiling' });
   try {
     for (const [key, job] of unique) {
       const request: LoadRequest = { method: job.method, path: `/payload/${job.bytes}`, headers: job.headers, body: job.body };

@@ -21,7 +21,7 @@ import { countStatus, probe, runLoad, type LoadSettings, type LoadStats } from '
 import type { BenchOptions, DriverName } from './options.js';
 import type { DriverResult, ScenarioResult } from './report.js';
 import { buildScenarios, selectScenarios, type Scenario } from './scenarios.js';
-import { RssSampler, startChildServer, waitForHealth, waitUntilIdle } from './server-process.js';
+import { RssSampler, serviceArgs, startChildServer, waitForHealth, waitUntilIdle } from './server-process.js';
 
 /*
  * One driver end to end: make sure the catalogue is there, read fixtures and issue keys, start the
@@ -105,7 +105,7 @@ export async function benchDriver(driver: DriverName, context: DriverContext): P
 
   const startedAt = Date.now();
   const server = await startChildServer({
-    args: ['src/cli/main.ts', 'serve'],
+    args: serviceArgs(['serve']),
     env: targetEnv(target, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
     cwd: root,
     label: `server ${driver}`,

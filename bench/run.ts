@@ -16,6 +16,7 @@ import {
   type DriverResult,
 } from './report.js';
 import { SCENARIO_NAMES } from './scenarios.js';
+import { buildService } from './server-process.js';
 
 /*
  * `npm run bench`: every driver in turn (catalogue, keys, service, scenarios), then the bare-Fastify
@@ -58,6 +59,8 @@ async function main(): Promise<void> {
   const estimateS = scenarioCount * (options.drivers.length * perScenarioS + (options.ceiling ? options.warmup + options.duration : 0));
   log(`about ${Math.ceil(estimateS / 60)} min of load, plus loading the catalogue where needed and starting the servers`);
   if (machine.loadAverage[0] > machine.cores / 2) log(`warning: the machine is busy (load average ${machine.loadAverage[0]}): figures will be low`);
+
+  log(`built the service (npm run build) in ${buildService(ROOT).toFixed(1)} s`);
 
   const drivers: DriverResult[] = [];
   const ceilingJobs: { driver: DriverName; scenario: string; job: CeilingJob }[] = [];

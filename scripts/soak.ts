@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { targetEnv } from '../bench/catalogue.js';
-import { readRss, startChildServer, type ChildServer } from '../bench/server-process.js';
+import { buildService, readRss, serviceArgs, startChildServer, type ChildServer } from '../bench/server-process.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createDemoKey, seedDemo } from '../src/demo/seed-demo.js';
@@ -124,7 +124,8 @@ interface Server extends ChildServer {
 async function startServer(): Promise<Server> {
   const logLines: string[] = [];
   const env = targetEnv({ driver: 'postgres', databaseUrl }, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
-  const server = await startChildServer({ args: ['src/cli/main.ts', 'serve'], env, cwd: process.cwd(), label: 'server', startTimeoutMs: 60_000, stopGraceMs: 30_000, onLine: (line) => logLines.push(line) });
+  buildService(process.cwd());
+  const server = await startChildServer({ args: serviceArgs(['serve']), env, cwd: process.cwd(), label: 'server', startTimeoutMs: 60_000, stopGraceMs: 30_000, onLine: (line) => logLines.push(line) });
   return { ...server, logLines };
 }
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -51,38 +51,50 @@ function tryConnect(url: string): Promise<string | undefined> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const CURL_LINE = /curl -s -H 'X-API-Key: (ck_[0-9a-f]{64})' (http:\/\/\S+)\/whoIAm/;
+
+/** Runs the CLI's `start` on a fresh data directory; resolves once it prints its curl line. */
+async function startCli(command: string[], dataDir: string, logLevel: string) {
+  const child = spawn(process.execPath, [...command, 'start'], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: logLevel },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 150_000;
+  while (!CURL_LINE.test(output)) {
+    if (child.exitCode !== null) throw new Error(`${command.join(' ')} start exited early:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`no curl line printed:\n${output}`);
+    await sleep(200);
+  }
+  const [, key, base] = output.match(CURL_LINE)!;
+  return { child, key, base, output: () => output };
+}
+
+async function stopIfRunning(child: ChildProcess | undefined): Promise<void> {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
 describe('npm start', () => {
   let child: ChildProcess | undefined;
   let dir: string | undefined;
 
   afterAll(async () => {
-    if (child && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await stopIfRunning(child);
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   it('loads the demo catalogue, prints a key and a curl line that works, and shuts down on SIGTERM', async () => {
     dir = await mkdtemp(join(tmpdir(), 'catalogue-start-'));
     // What `npm start` runs, without npm in between (npm's own signal handling would hide our exit code).
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
-      env: { ...process.env, DATA_DIR: join(dir, 'data'), DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: false,
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-
-    const deadline = Date.now() + 150_000;
-    while (!/curl -s -H 'X-API-Key: (ck_[0-9a-f]{64})' (http:\/\/\S+)\/whoIAm/.test(output)) {
-      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`no curl line printed:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const [, key, base] = output.match(/curl -s -H 'X-API-Key: (ck_[0-9a-f]{64})' (http:\/\/\S+)\/whoIAm/)!;
+    const started = await startCli(['--import', 'tsx', 'src/cli/main.ts'], join(dir, 'data'), 'info');
+    child = started.child;
+    const { key, base } = started;
 
     const whoAmI = await fetch(`${base}/whoIAm`, { headers: { 'X-API-Key': key } });
     expect(whoAmI.status).toBe(200);
@@ -109,7 +121,7 @@ describe('npm start', () => {
     child.kill('SIGTERM');
     const refuseBy = Date.now() + 10_000;
     while ((await tryConnect(base)) !== 'ECONNREFUSED') {
-      if (Date.now() > refuseBy) throw new Error(`still accepting connections 10 s after SIGTERM:\n${output}`);
+      if (Date.now() > refuseBy) throw new Error(`still accepting connections 10 s after SIGTERM:\n${started.output()}`);
       await sleep(50);
     }
     // Refusing new connections, but still running: the half-sent request holds it.
@@ -127,6 +139,7 @@ describe('npm start', () => {
     const { code, at } = await exited;
     expect(code).toBe(0);
     expect(at - answered.at).toBeLessThan(5_000);
+    const output = started.output();
     expect(output.indexOf('stopped: requests in flight answered, database closed')).toBeGreaterThan(output.indexOf('shutting down'));
 
     // What was answered 201 is stored, and the data directory opens again after the shutdown.
@@ -137,5 +150,40 @@ describe('npm start', () => {
     } finally {
       await database.close();
     }
+  }, 200_000);
+});
+
+/*
+ * Production runs the compiled service (README): `npm run build`, then `node dist/cli/main.js`. Built
+ * here and started on a fresh embedded database, so a file the build leaves out (the PGlite worker is
+ * plain JavaScript, copied beside the compiled code) fails here rather than in a deployment.
+ */
+describe('npm run build', () => {
+  let child: ChildProcess | undefined;
+  let dir: string | undefined;
+
+  afterAll(async () => {
+    await stopIfRunning(child);
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('compiles a service that starts on the embedded database and serves the catalogue', async () => {
+    const build = spawnSync('npm', ['run', '-s', 'build'], { encoding: 'utf8' });
+    expect(build.status, `${build.stdout}${build.stderr}`).toBe(0);
+
+    dir = await mkdtemp(join(tmpdir(), 'catalogue-built-'));
+    const started = await startCli(['dist/cli/main.js'], join(dir, 'data'), 'warn');
+    child = started.child;
+    const { key, base } = started;
+    const headers = { 'X-API-Key': key };
+    const page = await (await fetch(`${base}/projects?bedrooms=2&limit=1`, { headers })).json();
+    expect(page.data.total).toBeGreaterThan(0);
+    const detail = await fetch(`${base}/projects/${page.data.items[0].id}`, { headers });
+    expect(detail.status).toBe(200);
+    expect(Object.keys((await detail.json()).data.nearby_facilities)).toHaveLength(8);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   }, 200_000);
 });
