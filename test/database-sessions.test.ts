@@ -4,8 +4,8 @@ import { createTestDatabase, drivers, type TestDatabase } from './helpers/databa
 
 /*
  * What every database session of the app is set up with (src/db/database.ts): UTC on both drivers;
- * on PostgreSQL no parallel workers per query (with many requests at once they only add start-up
- * cost, see docs/performance.md).
+ * on PostgreSQL no parallel workers per query and no JIT compilation (with many requests at once
+ * they only add start-up cost, see docs/performance.md).
  */
 describe.each(drivers)('database sessions (%s)', (driver) => {
   let t: TestDatabase;
@@ -19,16 +19,18 @@ describe.each(drivers)('database sessions (%s)', (driver) => {
     expect(rows[0].zone).toBe('UTC');
   });
 
-  it.runIf(driver === 'postgres')('use no parallel workers, on every pooled connection', async () => {
+  it.runIf(driver === 'postgres')('use no parallel workers and no JIT, on every pooled connection', async () => {
     // More queries at once than one connection can take: the pool opens several.
     const settings = await Promise.all(
       Array.from({ length: 5 }, () =>
         t.database.db.connection().execute(async (connection) => {
           await sql`SELECT pg_sleep(0.05)`.execute(connection);
-          return (await sql<{ workers: string }>`SELECT current_setting('max_parallel_workers_per_gather') AS workers`.execute(connection)).rows[0].workers;
+          const { rows } = await sql<{ workers: string; jit: string }>`
+            SELECT current_setting('max_parallel_workers_per_gather') AS workers, current_setting('jit') AS jit`.execute(connection);
+          return `${rows[0].workers}/${rows[0].jit}`;
         }),
       ),
     );
-    expect(settings).toEqual(['0', '0', '0', '0', '0']);
+    expect(settings).toEqual(Array(5).fill('0/off'));
   });
 });

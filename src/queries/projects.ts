@@ -50,6 +50,16 @@ function perAreaInRange(price: RawBuilder<unknown>, area: RawBuilder<unknown>, r
 }
 
 /*
+ * Keeps a correlated EXISTS a per-project test (a SubPlan) instead of letting the planner turn it into
+ * a join: `OFFSET 0` stops the pull-up. Every request reads all visible projects anyway (the total), so
+ * the plan wanted is always the listing scan with the column tests first and the probes last. Left to
+ * itself, with many filters ANDed the planner's row estimate collapses and it drives the plan from the
+ * probed table instead: every filter at once on L took 21.5 ms starting from project_payment_plans,
+ * 10.8 ms as a listing scan with both EXISTS as SubPlans.
+ */
+const SUBPLAN = sql.raw('OFFSET 0');
+
+/*
  * Every unit-level predicate goes into ONE correlated EXISTS, so a project matches only when one and
  * the same unit satisfies all of them (a cheap 2-bed and an expensive 3-bed do not make a cheap 3-bed).
  */
@@ -79,7 +89,7 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
 
   // The unit's copy of its tag ids (migration 0004) is in the covering index: no lookup per unit.
   if (filters.tagIds) conditions.push(sql<SqlBool>`u.tag_ids @> ${intArray(filters.tagIds)}`);
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)})`;
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)} ${SUBPLAN})`;
 }
 
 /** Bedroom buckets of the unit summary: 0 to 4, and 5 for five or more (the values of `bedrooms`). */
@@ -171,7 +181,7 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
   if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([1, 2])} <= ${numeric(filters.paymentMaxPreHandover)}`);
   if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([3])} >= ${numeric(filters.paymentMinAfterHandover)}`);
   if (filters.paymentOnlyPostHandover) {
-    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0)`);
+    conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0 ${SUBPLAN})`);
   }
   if (filters.geo) {
     const { box, lat, lng, radiusM } = filters.geo;
