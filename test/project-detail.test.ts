@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haversineM } from '../src/domain/project-filters.js';
 import { importBundle } from '../src/import/import-bundle.js';
@@ -196,6 +197,23 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
       await reimport({ name: 'Metro station', asset_latitude: AT.lat + 0.002, asset_longitude: AT.lng });
     }
     expect((await get('/projects/1')).json().data.nearby_facilities.transport[0].facility.name).toBe('Metro station');
+  });
+
+  it('a facility written without its served text (manual SQL, an older importer) gets it derived', async () => {
+    await sql`UPDATE facilities SET data = data || '{"name": "Metro station (by hand)"}' WHERE source_id = 'T-NEAR'`.execute(t.db);
+    await sql`INSERT INTO facilities (category, source_id, data) VALUES ('tourism', 'BY-HAND', '{"name": "Souk"}')`.execute(t.db);
+    try {
+      expect((await get('/projects/1')).json().data.nearby_facilities.transport[0].facility.name).toBe('Metro station (by hand)');
+      const { rows } = await sql<{ facility: unknown }>`SELECT facility_json::jsonb AS facility FROM facilities WHERE source_id = 'BY-HAND'`.execute(t.db);
+      expect(rows[0].facility).toEqual({ source_id: 'BY-HAND', name: 'Souk' });
+    } finally {
+      await sql`DELETE FROM facilities WHERE source_id = 'BY-HAND'`.execute(t.db);
+      await importBundle(
+        t.db,
+        withRecords(baseBundle(), { facilities: [{ category: 'transport', source_id: 'T-NEAR', data: { name: 'Metro station', asset_latitude: AT.lat + 0.002, asset_longitude: AT.lng } }] }),
+        { facilityLinkRadiusM: t.config.facilityLinkRadiusM },
+      );
+    }
   });
 
   it('gives nulls and empty blocks for a bare project', async () => {

@@ -107,6 +107,29 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
     expect(await ids('bedrooms=0')).toEqual([]);
   });
 
+  it.runIf(driver === 'postgres')('two writers of one project at once: the summary holds both writes', async () => {
+    // The first lowers a bucket's price and keeps its transaction open; the second changes another
+    // bucket of the same project and must wait for it, then refresh from a snapshot holding both.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const firstWrote = new Promise<void>((resolve) => (wrote = resolve));
+    const first = t.db.transaction().execute(async (trx) => {
+      await sql`UPDATE units SET price = 100 WHERE id = 21`.execute(trx);
+      wrote();
+      await held;
+    });
+    await firstWrote;
+    const second = t.db.transaction().execute(async (trx) => {
+      await sql`UPDATE units SET price = 150 WHERE id = 22`.execute(trx);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    release();
+    await Promise.all([first, second]);
+    await expectInStep();
+    expect(await ids('bedrooms=1&price_max=100')).toEqual([2]);
+  });
+
   it('a re-import through the importer (upsert: inserts and updates in one statement)', async () => {
     await importBundle(
       t.db,
@@ -120,5 +143,12 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
     );
     await expectInStep();
     expect(await ids('bedrooms=3&price_max=1200000')).toEqual([1]);
+  });
+
+  it('units truncated: every project is left without units', async () => {
+    await sql`TRUNCATE units CASCADE`.execute(t.db);
+    await expectInStep();
+    expect((await storedSummary(t.db)).every((row) => row.mask === 0)).toBe(true);
+    expect(await ids('bedrooms=0,1,2,3,4,5')).toEqual([]);
   });
 });

@@ -18,6 +18,12 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Brings the schema up to (and including) the named migration; for tests of a migration on existing data. */
+export async function migrateTo(db: Kysely<any>, name: keyof typeof migrations): Promise<void> {
+  const { error } = await new Migrator({ db, provider }).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 /** Brings the schema up to date; safe to call on every start and from several processes at once. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
   const migrator = new Migrator({ db, provider });

@@ -24,9 +24,14 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A freshly migrated, empty database. */
-export async function createTestDatabase(driver: Driver): Promise<TestDatabase> {
-  return driver === 'postgres' ? createPostgresDatabase() : createPgliteDatabase();
+/** A freshly migrated, empty database; with `migrate: false` not even the schema (migration tests). */
+export async function createTestDatabase(driver: Driver, { migrate = true } = {}): Promise<TestDatabase> {
+  if (driver === 'postgres') return createPostgresDatabase(migrate);
+  if (!migrate) {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
+  return createPgliteDatabase();
 }
 
 // Migrating a new PGlite takes seconds; cloning a migrated one from its tarball is much quicker.
@@ -49,7 +54,7 @@ async function createPgliteDatabase(): Promise<TestDatabase> {
   return { database, drop: () => database.close() };
 }
 
-async function createPostgresDatabase(): Promise<TestDatabase> {
+async function createPostgresDatabase(migrate: boolean): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `cat_test_${randomBytes(6).toString('hex')}`;
@@ -58,7 +63,7 @@ async function createPostgresDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString() });
   try {
-    await migrateToLatest(database.db);
+    if (migrate) await migrateToLatest(database.db);
   } catch (error) {
     await database.close();
     await onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -30,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
            SELECT p.id,
                   ARRAY[${bucketAggregates('min')}]::numeric(16, 2)[] AS mins,
                   ARRAY[${bucketAggregates('max')}]::numeric(16, 2)[] AS maxs,
-                  coalesce(bit_or(1 << least(u.bedrooms, 5)) FILTER (WHERE u.id IS NOT NULL), 0)::smallint AS mask
+                  coalesce(bit_or(1 << least(u.bedrooms, 5)) FILTER (WHERE u.project_id IS NOT NULL), 0)::smallint AS mask
              FROM projects p
              LEFT JOIN units u ON u.project_id = p.id AND u.deleted_at IS NULL
             WHERE p.id = ANY(project_ids)
@@ -45,18 +45,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
 
-  // Transition tables need one trigger per event; one function serves the three.
+  /*
+   * Transition tables need one trigger per event; one function serves them all. The projects are
+   * locked first, in id order, and the refresh runs as the next statement: under READ COMMITTED that
+   * statement's snapshot then includes the units of any concurrent writer of the same project that
+   * committed while this one waited, so the last refresh sees every unit, not only its own.
+   */
   await sql
     .raw(
       `CREATE FUNCTION units_refresh_project_unit_summary() RETURNS trigger LANGUAGE plpgsql AS $$
+       DECLARE
+         ids integer[];
        BEGIN
          IF TG_OP = 'INSERT' THEN
-           PERFORM refresh_project_unit_summary(ARRAY(SELECT DISTINCT project_id FROM new_units));
+           ids := ARRAY(SELECT DISTINCT project_id FROM new_units);
          ELSIF TG_OP = 'UPDATE' THEN
-           PERFORM refresh_project_unit_summary(ARRAY(SELECT project_id FROM new_units UNION SELECT project_id FROM old_units));
-         ELSE
-           PERFORM refresh_project_unit_summary(ARRAY(SELECT DISTINCT project_id FROM old_units));
+           ids := ARRAY(SELECT project_id FROM new_units UNION SELECT project_id FROM old_units);
+         ELSIF TG_OP = 'DELETE' THEN
+           ids := ARRAY(SELECT DISTINCT project_id FROM old_units);
+         ELSE -- TRUNCATE
+           ids := ARRAY(SELECT id FROM projects WHERE unit_bedroom_mask <> 0);
          END IF;
+         PERFORM 1 FROM projects WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
+         PERFORM refresh_project_unit_summary(ids);
          RETURN NULL;
        END
        $$`,
@@ -81,6 +92,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .execute(db);
 
+  await sql
+    .raw(`CREATE TRIGGER units_summary_truncate AFTER TRUNCATE ON units FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`)
+    .execute(db);
+
   await sql.raw(`SELECT refresh_project_unit_summary(ARRAY(SELECT id FROM projects))`).execute(db);
 
   /*
@@ -99,6 +114,7 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw(`DROP TRIGGER units_summary_insert ON units`).execute(db);
   await sql.raw(`DROP TRIGGER units_summary_update ON units`).execute(db);
   await sql.raw(`DROP TRIGGER units_summary_delete ON units`).execute(db);
+  await sql.raw(`DROP TRIGGER units_summary_truncate ON units`).execute(db);
   await sql.raw(`DROP FUNCTION units_refresh_project_unit_summary()`).execute(db);
   await sql.raw(`DROP FUNCTION refresh_project_unit_summary(integer[])`).execute(db);
   await sql.raw(`ALTER TABLE projects DROP COLUMN unit_min_prices, DROP COLUMN unit_max_prices, DROP COLUMN unit_bedroom_mask`).execute(db);
