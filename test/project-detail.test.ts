@@ -184,6 +184,16 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
     expect(res.body).toBe(JSON.stringify(res.json()));
   });
 
+  it('answers HEAD with the headers of GET (the body sent as bytes) and no body', async () => {
+    const full = await get('/projects/1');
+    const head = await t.app.inject({ method: 'HEAD', url: '/projects/1', headers: { 'x-api-key': key } });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(head.headers.etag).toBe(full.headers.etag);
+    expect(Number(full.headers['content-length'])).toBe(Buffer.byteLength(full.body));
+  });
+
   it('a re-imported facility record is served as re-imported (both stored forms are written together)', async () => {
     const renamed = { name: 'Metro station (Line 2)', asset_latitude: AT.lat + 0.002, asset_longitude: AT.lng, line: 2 };
     const facility = { category: 'transport', source_id: 'T-NEAR' };
