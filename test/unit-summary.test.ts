@@ -145,6 +145,19 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
     expect(await ids('bedrooms=3&price_max=1200000')).toEqual([1]);
   });
 
+  it('a unit whose id and price change in one update (no partner row by id)', async () => {
+    await sql`UPDATE units SET id = 99, price = 1 WHERE id = 32`.execute(t.db);
+    await expectInStep();
+    expect(await ids('bedrooms=4&price_max=1')).toEqual([2]);
+  });
+
+  it('an update that changes no summary input leaves the summary as it was', async () => {
+    const before = await storedSummary(t.db);
+    await sql`UPDATE units SET unit_number = unit_number || '-x', parking = parking + 1`.execute(t.db);
+    expect(await storedSummary(t.db)).toEqual(before);
+    await expectInStep();
+  });
+
   it('units truncated: every project is left without units', async () => {
     await sql`TRUNCATE units CASCADE`.execute(t.db);
     await expectInStep();

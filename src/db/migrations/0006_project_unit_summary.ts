@@ -60,11 +60,21 @@ export async function up(db: Kysely<unknown>): Promise<void> {
          IF TG_OP = 'INSERT' THEN
            ids := ARRAY(SELECT DISTINCT project_id FROM new_units);
          ELSIF TG_OP = 'UPDATE' THEN
-           ids := ARRAY(SELECT project_id FROM new_units UNION SELECT project_id FROM old_units);
+           -- Only rows whose summary inputs changed: a re-import of unchanged units recomputes nothing.
+           -- (A row whose id changed has no partner and counts as changed.)
+           ids := ARRAY(
+             SELECT DISTINCT unnest(ARRAY[n.project_id, o.project_id])
+               FROM new_units n FULL JOIN old_units o ON o.id = n.id
+              WHERE n.id IS NULL OR o.id IS NULL
+                 OR (n.project_id, n.bedrooms, n.price, n.deleted_at IS NULL)
+                    IS DISTINCT FROM (o.project_id, o.bedrooms, o.price, o.deleted_at IS NULL));
          ELSIF TG_OP = 'DELETE' THEN
            ids := ARRAY(SELECT DISTINCT project_id FROM old_units);
          ELSE -- TRUNCATE
            ids := ARRAY(SELECT id FROM projects WHERE unit_bedroom_mask <> 0);
+         END IF;
+         IF cardinality(ids) = 0 THEN
+           RETURN NULL;
          END IF;
          PERFORM 1 FROM projects WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
          PERFORM refresh_project_unit_summary(ids);
