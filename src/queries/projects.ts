@@ -49,6 +49,19 @@ function perAreaInRange(price: RawBuilder<unknown>, area: RawBuilder<unknown>, r
   return conditions;
 }
 
+/**
+ * A base price whose price in the key's prices lies within the range (bounds in the key's prices). The
+ * base-price bounds come first: they let an index narrow the candidates; the comparison on the shown
+ * price decides, so the filter agrees exactly with the prices displayed.
+ */
+function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | undefined, priceVector: number): Condition[] {
+  if (!range) return [];
+  const conditions: Condition[] = [];
+  if (range.min !== undefined) conditions.push(sql<SqlBool>`${basePrice} >= ${baseLowerBoundSql(range.min, priceVector)}`);
+  if (range.max !== undefined) conditions.push(sql<SqlBool>`${basePrice} <= ${baseUpperBoundSql(range.max, priceVector)}`);
+  return [...conditions, ...inRange(keyPriceSql(basePrice, priceVector), range)];
+}
+
 /*
  * Keeps a correlated EXISTS a per-project test (a SubPlan) instead of letting the planner turn it into
  * a join: `OFFSET 0` stops the pull-up. Every request reads all visible projects anyway (the total), so
@@ -75,10 +88,7 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
   }
   if (filters.statuses) conditions.push(sql<SqlBool>`u.status = ANY(${intArray(filters.statuses)})`);
 
-  // The base-price bounds let the index narrow the units; the comparison on the shown price decides.
-  if (filters.price?.min !== undefined) conditions.push(sql<SqlBool>`u.price >= ${baseLowerBoundSql(filters.price.min, priceVector)}`);
-  if (filters.price?.max !== undefined) conditions.push(sql<SqlBool>`u.price <= ${baseUpperBoundSql(filters.price.max, priceVector)}`);
-  conditions.push(...inRange(keyPrice, filters.price));
+  conditions.push(...keyPriceInRange(sql.ref('u.price'), filters.price, priceVector));
 
   if (filters.pricePerM2 || filters.pricePerFt2) conditions.push(sql<SqlBool>`u.unit_area > 0`);
   conditions.push(...perAreaInRange(keyPrice, sql`u.unit_area::numeric`, filters.pricePerM2));
@@ -121,14 +131,8 @@ function unitSummaryConditions(filters: UnitFilters, priceVector: number): { con
   const mask = buckets.reduce((bits, bucket) => bits | (1 << bucket), 0);
   const conditions: Condition[] = [sql<SqlBool>`(p.unit_bedroom_mask & ${mask}::smallint) <> 0`];
   const { min, max } = filters.price ?? {};
-  if (max !== undefined) {
-    const lowest = across('least', 'unit_min_prices');
-    conditions.push(sql<SqlBool>`${lowest} <= ${baseUpperBoundSql(max, priceVector)}`, ...inRange(keyPriceSql(lowest, priceVector), { max }));
-  }
-  if (min !== undefined) {
-    const highest = across('greatest', 'unit_max_prices');
-    conditions.push(sql<SqlBool>`${highest} >= ${baseLowerBoundSql(min, priceVector)}`, ...inRange(keyPriceSql(highest, priceVector), { min }));
-  }
+  if (max !== undefined) conditions.push(...keyPriceInRange(across('least', 'unit_min_prices'), { max }, priceVector));
+  if (min !== undefined) conditions.push(...keyPriceInRange(across('greatest', 'unit_max_prices'), { min }, priceVector));
   const given = (Object.keys(filters) as (keyof UnitFilters)[]).filter((key) => filters[key] !== undefined && filters[key] !== false);
   const exact = given.every((key) => SUMMARY_EXACT_FILTERS.has(key)) && !(min !== undefined && max !== undefined);
   return { conditions, exact };
