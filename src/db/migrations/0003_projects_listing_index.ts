@@ -9,18 +9,21 @@ import { sql, type Kysely } from 'kysely';
  */
 const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'];
 
+/** The columns projects_listing includes (migration 0006 builds a wider twin from the same list). */
+export const LISTING_INCLUDED = [
+  'company_id',
+  'type',
+  'development_status',
+  'is_branded',
+  'is_resale',
+  'handover_date',
+  'latitude',
+  'longitude',
+  ...CATEGORIES.map((c) => `nearest_${c}_m`),
+];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const included = [
-    'company_id',
-    'type',
-    'development_status',
-    'is_branded',
-    'is_resale',
-    'handover_date',
-    'latitude',
-    'longitude',
-    ...CATEGORIES.map((c) => `nearest_${c}_m`),
-  ].join(', ');
+  const included = LISTING_INCLUDED.join(', ');
   await sql.raw(`CREATE INDEX projects_listing ON projects (name, id) INCLUDE (${included}) WHERE NOT is_draft AND deleted_at IS NULL`).execute(db);
   await sql.raw(`DROP INDEX projects_name`).execute(db);
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { LISTING_INCLUDED } from './0003_projects_listing_index.js';
 
 /*
  * A summary of each project's live units by bedroom bucket (0..4, and 5 for five or more: the buckets
@@ -83,28 +84,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
        $$`,
     )
     .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER units_summary_insert AFTER INSERT ON units REFERENCING NEW TABLE AS new_units
-         FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER units_summary_update AFTER UPDATE ON units REFERENCING OLD TABLE AS old_units NEW TABLE AS new_units
-         FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`,
-    )
-    .execute(db);
-  await sql
-    .raw(
-      `CREATE TRIGGER units_summary_delete AFTER DELETE ON units REFERENCING OLD TABLE AS old_units
-         FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`,
-    )
-    .execute(db);
-
-  await sql
-    .raw(`CREATE TRIGGER units_summary_truncate AFTER TRUNCATE ON units FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`)
-    .execute(db);
+  for (const [name, event, transitionTables] of SUMMARY_TRIGGERS) {
+    await sql
+      .raw(`CREATE TRIGGER ${name} AFTER ${event} ON units ${transitionTables} FOR EACH STATEMENT EXECUTE FUNCTION units_refresh_project_unit_summary()`)
+      .execute(db);
+  }
 
   await sql.raw(`SELECT refresh_project_unit_summary(ARRAY(SELECT id FROM projects))`).execute(db);
 
@@ -121,14 +105,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql.raw(`DROP INDEX projects_listing_units`).execute(db);
-  await sql.raw(`DROP TRIGGER units_summary_insert ON units`).execute(db);
-  await sql.raw(`DROP TRIGGER units_summary_update ON units`).execute(db);
-  await sql.raw(`DROP TRIGGER units_summary_delete ON units`).execute(db);
-  await sql.raw(`DROP TRIGGER units_summary_truncate ON units`).execute(db);
+  for (const [name] of SUMMARY_TRIGGERS) await sql.raw(`DROP TRIGGER ${name} ON units`).execute(db);
   await sql.raw(`DROP FUNCTION units_refresh_project_unit_summary()`).execute(db);
   await sql.raw(`DROP FUNCTION refresh_project_unit_summary(integer[])`).execute(db);
   await sql.raw(`ALTER TABLE projects DROP COLUMN unit_min_prices, DROP COLUMN unit_max_prices, DROP COLUMN unit_bedroom_mask`).execute(db);
 }
+
+/** Name, event and transition tables of the triggers that keep the summary. */
+const SUMMARY_TRIGGERS = [
+  ['units_summary_insert', 'INSERT', 'REFERENCING NEW TABLE AS new_units'],
+  ['units_summary_update', 'UPDATE', 'REFERENCING OLD TABLE AS old_units NEW TABLE AS new_units'],
+  ['units_summary_delete', 'DELETE', 'REFERENCING OLD TABLE AS old_units'],
+  ['units_summary_truncate', 'TRUNCATE', ''],
+] as const;
 
 /** `fn(u.price)` for buckets 0 to 4 and for five bedrooms or more, in bucket order. */
 function bucketAggregates(fn: 'min' | 'max'): string {
@@ -136,19 +125,5 @@ function bucketAggregates(fn: 'min' | 'max'): string {
   return [...buckets, `${fn}(u.price) FILTER (WHERE u.bedrooms >= 5)`].join(', ');
 }
 
-const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'];
 // The columns of projects_listing (migration 0003), then the summary.
-const LISTING_WITH_UNITS = [
-  'company_id',
-  'type',
-  'development_status',
-  'is_branded',
-  'is_resale',
-  'handover_date',
-  'latitude',
-  'longitude',
-  ...CATEGORIES.map((c) => `nearest_${c}_m`),
-  'unit_bedroom_mask',
-  'unit_min_prices',
-  'unit_max_prices',
-];
+const LISTING_WITH_UNITS = [...LISTING_INCLUDED, 'unit_bedroom_mask', 'unit_min_prices', 'unit_max_prices'];
