@@ -155,8 +155,52 @@ export function evaluateTargets(drivers: DriverResult[]): Check[] {
       });
     }
     checks.push({ driver, name: 'server max RSS', expected: '< 400 MB', actual: `${Math.round(result.rssPeakMb)} MB`, pass: result.rssPeakMb < 400 });
+    checks.push(...searchTargets(result));
   }
+  checks.push(...driverParity(drivers));
   return checks;
+}
+
+// Targets of the in-memory search issue (both drivers).
+const SEARCH_SCENARIOS = ['projects', 'projects-typical', 'projects-geo', 'projects-unit-tags', 'projects-worst', 'projects-deep', 'projects-sort', 'projects-facets'];
+
+function searchTargets(result: DriverResult): Check[] {
+  const { driver } = result;
+  const checks: Check[] = [];
+  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
+    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const searches = SEARCH_SCENARIOS.map((name) => find(result, name)).filter((s): s is ScenarioResult => s !== undefined);
+  const slowest = searches.reduce<ScenarioResult | undefined>((low, s) => (!low || s.load!.rps < low.load!.rps ? s : low), undefined);
+  push('every /projects scenario req/s', '>= 1000 req/s', slowest && { actual: `${rps(slowest.load!.rps)} (${slowest.scenario})`, pass: slowest.load!.rps >= 1000 });
+  const worstP99 = searches.reduce<ScenarioResult | undefined>((high, s) => (!high || p99(s) > p99(high) ? s : high), undefined);
+  push('every /projects scenario p99', '<= 30 ms', worstP99 && { actual: `${ms(p99(worstP99))} (${worstP99.scenario})`, pass: p99(worstP99) <= 30 });
+  const c1 = (s: ScenarioResult) => s.latency?.latency?.p50 ?? Infinity;
+  const worstC1 = searches.reduce<ScenarioResult | undefined>((high, s) => (!high || c1(s) > c1(high) ? s : high), undefined);
+  push('every /projects scenario c=1 p50', '<= 1 ms', worstC1 && { actual: `${ms(c1(worstC1))} (${worstC1.scenario})`, pass: c1(worstC1) <= 1 });
+  const typical = find(result, 'projects-typical');
+  push('/projects typical req/s (search)', '>= 2500 req/s', typical && { actual: rps(typical.load!.rps), pass: typical.load!.rps >= 2500 });
+  const whoami = find(result, 'whoami');
+  const share = typical && whoami ? typical.load!.rps / whoami.load!.rps : undefined;
+  push('/projects typical / whoIAm', '>= 15 %', share === undefined ? undefined : { actual: `${(share * 100).toFixed(1)} %`, pass: share >= 0.15 });
+  const list = find(result, 'projects-list');
+  push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
+  return checks;
+}
+
+/** PGlite within 20 % of PostgreSQL on every search scenario (the database is off the search path). */
+function driverParity(drivers: DriverResult[]): Check[] {
+  const postgres = drivers.find((d) => d.driver === 'postgres');
+  const pglite = drivers.find((d) => d.driver === 'pglite');
+  if (!postgres || !pglite) return [];
+  let worst: { name: string; ratio: number } | undefined;
+  for (const name of [...SEARCH_SCENARIOS, 'projects-list']) {
+    const [a, b] = [find(postgres, name), find(pglite, name)];
+    if (!a || !b) continue;
+    const ratio = b.load!.rps / a.load!.rps;
+    if (!worst || ratio < worst.ratio) worst = { name, ratio };
+  }
+  if (!worst) return [];
+  return [{ driver: 'pglite', name: 'search req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`, pass: worst.ratio >= 0.8 }];
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ export const SCENARIO_NAMES = [
   'projects-unit-tags',
   'projects-worst',
   'projects-deep',
+  'projects-sort',
+  'projects-facets',
   'project-detail',
   'unit-detail',
   'projects-list',
@@ -36,6 +38,10 @@ export const SCENARIO_NAMES = [
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 export const TYPICAL_QUERY = 'bedrooms=2&price_max=3000000&near_transport=true';
+/** The typical search, cheapest first. */
+export const SORT_QUERY = `${TYPICAL_QUERY}&sort=price_from`;
+/** The typical search with the counts a filter panel shows. */
+export const FACETS_QUERY = `${TYPICAL_QUERY}&facets=bedrooms,statuses,development_status,developer,unit_types,area`;
 
 function rotate<T>(items: readonly T[]): () => T {
   let next = 0;
@@ -75,6 +81,8 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
     list('projects-unit-tags', `unit_preference_ids=${unitTag.tagId}&price_min=${unitTag.priceMin}&price_max=${unitTag.priceMax}`),
     list('projects-worst', fixtures.worstQuery, '/projects?<every filter>'),
     list('projects-deep', `limit=20&offset=${fixtures.deepOffset}`),
+    list('projects-sort', SORT_QUERY),
+    list('projects-facets', FACETS_QUERY),
     {
       name: 'project-detail',
       label: `/projects/{id} (${fixtures.projectIds.length} ids)`,

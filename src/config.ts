@@ -6,8 +6,14 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | undefined;
+  /** Streaming replicas of DATABASE_URL that serve reads (DATABASE_READ_URL, comma-separated); empty: none. */
+  databaseReadUrls: string[];
+  /** Seconds of replication lag past which a replica's reads go to the primary. */
+  databaseReadMaxLagS: number | undefined;
   dataDir: string;
   staticBaseUrl: string | undefined;
+  /** Where integrators reach the API (the OpenAPI `servers` entry); undefined: `/`, relative to the document. */
+  publicBaseUrl: string | undefined;
   /** Metres; nearby facilities at or beyond this distance are hidden. Undefined: every linked facility. */
   amenitiesRadiusM: number | undefined;
   /** Metres; the import links a project to every facility within this distance. */
@@ -40,11 +46,11 @@ function read(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-function positiveNumber(env: Env, name: string): number | undefined {
+function positiveNumber(env: Env, name: string, unit = 'metres'): number | undefined {
   const raw = read(env, name);
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of metres, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number of ${unit}, got "${raw}"`);
   return value;
 }
 
@@ -54,6 +60,14 @@ function positiveInteger(env: Env, name: string): number | undefined {
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
 }
 
 function rateLimitConfig(env: Env): RateLimitConfig | undefined {
@@ -75,6 +89,15 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
   }
 
+  const databaseReadUrls = (read(env, 'DATABASE_READ_URL') ?? '').split(',').map((url) => url.trim()).filter(Boolean);
+  if (databaseReadUrls.some((url) => !/^postgres(ql)?:\/\//.test(url))) {
+    throw new ConfigError('DATABASE_READ_URL must be postgres:// or postgresql:// connection strings, separated by commas');
+  }
+  if (databaseReadUrls.length > 0 && !databaseUrl) {
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL: the replicas are read replicas of that PostgreSQL primary');
+  }
+  const databaseReadMaxLagS = positiveNumber(env, 'DATABASE_READ_MAX_LAG_S', 'seconds');
+
   const staticBaseUrl = read(env, 'STATIC_BASE_URL');
   if (staticBaseUrl) {
     try {
@@ -84,6 +107,11 @@ export function loadConfig(env: Env = process.env): Config {
     }
   }
 
+  const publicBaseUrl = read(env, 'PUBLIC_BASE_URL')?.replace(/\/+$/, '');
+  if (publicBaseUrl !== undefined && !isHttpUrl(publicBaseUrl)) {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http:// or https:// URL, got "${publicBaseUrl}"`);
+  }
+
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
@@ -91,8 +119,11 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: read(env, 'HOST') ?? '0.0.0.0',
     databaseUrl,
+    databaseReadUrls,
+    databaseReadMaxLagS,
     dataDir: read(env, 'DATA_DIR') ?? './data',
     staticBaseUrl,
+    publicBaseUrl,
     amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     logLevel,

@@ -1,24 +1,77 @@
 import type { ServerResponse } from 'node:http';
+import { openChangeSignal, type ChangeSignal } from './changes/change-signal.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
+import { openDatabase, readerAfterLatestCommit, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
+import { listenForCommands, type CommandRunner } from './management/socket.js';
+import { linkBuilder } from './http/links.js';
+import { SearchModel } from './search/search-model.js';
 
 export interface RunningServer {
   app: App;
   database: Database;
+  changes: ChangeSignal;
+  search: SearchModel;
   url: string;
   stop(): Promise<void>;
 }
 
+/** A key's record is reused for at most this long; change signals drop it sooner. */
+export const KEY_CACHE_TTL_MS = 1_000;
+
+export interface StartOptions {
+  /** Runs after migrating, before listening (`npm start` loads the demo catalogue here). */
+  beforeListen?: (database: Database) => Promise<void>;
+  /**
+   * On an embedded data directory: how to run a CLI command passed through the directory's management
+   * socket (src/management/socket.ts), since no other process may open the directory meanwhile.
+   */
+  runCommand?: (database: Database) => CommandRunner;
+  /** Tests lengthen it, so that only a change signal can explain a change being seen at once. */
+  keyCacheTtlMs?: number;
+}
+
 /** Opens the database, migrates, and listens. `npm start` and `catalogue serve` both come through here. */
-export async function startServer(config: Config, beforeListen?: (database: Database) => Promise<void>): Promise<RunningServer> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await migrateToLatest(database.db);
-  if (beforeListen) await beforeListen(database);
-  // Key changes (revocation, price vector, contracts) reach every instance within 5 seconds.
-  const app = await buildApp({ database, config, keyCacheTtlMs: 5_000 });
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    readUrls: config.databaseReadUrls,
+    readMaxLagS: config.databaseReadMaxLagS,
+  });
+  try {
+    return await serveDatabase(config, database, options);
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+async function serveDatabase(config: Config, database: Database, options: StartOptions): Promise<RunningServer> {
+  await migrateToLatest(database.primary);
+  if (options.beforeListen) await options.beforeListen(database);
+  let log: App['log'] | undefined;
+  const changes = await openChangeSignal(database, { onError: (error, context) => log?.warn({ err: error }, context) });
+  // Built before listening, so the first request is already served from memory; it rebuilds on every
+  // catalogue signal (src/search/search-model.ts).
+  const search = await SearchModel.create(database.db, {
+    links: linkBuilder(config.staticBaseUrl),
+    changes,
+    readFrom: async () => (await readerAfterLatestCommit(database)).db,
+    onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),
+  });
+  // Keys are cached 1 s at most, and dropped on every change signal (src/http/key-cache.ts).
+  const app = await buildApp({ database, config, search, keyCacheTtlMs: options.keyCacheTtlMs ?? KEY_CACHE_TTL_MS, changes });
+  log = app.log;
   await app.listen({ port: config.port, host: config.host });
+  const management =
+    database.driver === 'pglite' && options.runCommand && config.dataDir !== 'memory://'
+      ? await listenForCommands(config.dataDir, options.runCommand(database)).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'CLI commands cannot be passed to this process while it serves; stop it to run them');
+          return undefined;
+        })
+      : undefined;
   const inFlight = trackResponses(app);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -31,9 +84,11 @@ export async function startServer(config: Config, beforeListen?: (database: Data
       const closing = app.close();
       closeAfterResponse(app, inFlight);
       await closing;
+      await management?.close();
+      await changes.close();
       await database.close();
     })());
-  return { app, database, url: `http://${host}:${port}`, stop };
+  return { app, database, changes, search, url: `http://${host}:${port}`, stop };
 }
 
 /** The responses not finished yet. */

@@ -80,9 +80,13 @@ describe('price factor', () => {
 describe('configuration', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
-      port: 8080, host: '0.0.0.0', databaseUrl: undefined, dataDir: './data', staticBaseUrl: undefined,
+      port: 8080, host: '0.0.0.0', databaseUrl: undefined, databaseReadUrls: [], databaseReadMaxLagS: undefined, dataDir: './data', staticBaseUrl: undefined, publicBaseUrl: undefined,
       amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, logLevel: 'info',
     });
+  });
+
+  it('takes PUBLIC_BASE_URL without its trailing slash', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com/v1/' }).publicBaseUrl).toBe('https://api.example.com/v1');
   });
 
   it.each([
@@ -90,6 +94,9 @@ describe('configuration', () => {
     ['PORT', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['STATIC_BASE_URL', 'not a url'],
+    ['PUBLIC_BASE_URL', 'api.example.com'],
+    ['PUBLIC_BASE_URL', 'ftp://api.example.com'],
+    ['PUBLIC_BASE_URL', 'https://exa mple.com'],
     ['AMENITIEST_RADIUS', '-5'],
     ['AMENITIEST_RADIUS', 'far'],
     ['FACILITY_LINK_RADIUS_M', '0'],

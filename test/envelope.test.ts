@@ -42,6 +42,7 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
     const { buildApp } = await import('../src/http/app.js');
     const failing = await buildApp({
       database: t.database,
+      search: t.search,
       config: { ...t.config, logLevel: 'error' },
       logStream: { write: (line: string) => logged.push(line) },
       keyLookup: async () => {
@@ -70,6 +71,7 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
     const { buildApp } = await import('../src/http/app.js');
     const app = await buildApp({
       database: t.database,
+      search: t.search,
       config: { ...t.config, logLevel: 'info' },
       logStream: { write: (line: string) => logged.push(line) },
     });
@@ -83,6 +85,9 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
 
   it('reports database health without a key', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
-    expect(res.json()).toEqual({ status: 'success', data: { database: 'up', driver } });
+    expect(res.json()).toEqual({
+      status: 'success',
+      data: { database: 'up', driver, catalogue_version: t.changes.catalogueVersion, change_signal: 'listening' },
+    });
   });
 });

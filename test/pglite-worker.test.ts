@@ -26,7 +26,7 @@ describe('PGlite in a worker thread', () => {
 
   it('keeps answering HTTP while a long query runs', async () => {
     // With the key cache (as served), a warm /whoIAm needs no query of its own.
-    const app = await buildApp({ database: t.database, config: t.config, logger: false, keyCacheTtlMs: 60_000 });
+    const app = await buildApp({ database: t.database, search: t.search, config: t.config, logger: false, keyCacheTtlMs: 60_000 });
     await app.ready();
     expect((await app.inject({ method: 'GET', url: '/whoIAm', headers: { 'x-api-key': key } })).statusCode).toBe(200);
     const slow = sql`SELECT pg_sleep(1.5)`.execute(t.db);

@@ -346,6 +346,8 @@ describe.each(drivers)('GET /projects/{id} with AMENITIEST_RADIUS and STATIC_BAS
     // The importer keeps projects.nearest_transport_m (what near_transport reads) in step with the links.
     await t.db.updateTable('project_facilities').set({ distance_m: 1000 }).where('category', '=', 'transport').execute();
     await t.db.updateTable('projects').set({ nearest_transport_m: 1000 }).where('nearest_transport_m', 'is not', null).execute();
+    // GET /projects reads the in-memory search: it sees direct writes once refreshed.
+    await t.refresh();
     try {
       const res = await t.app.inject({ method: 'GET', url: '/projects/1', headers: { 'x-api-key': key } });
       expect(res.json().data.nearby_facilities.transport).toEqual([]);
@@ -363,6 +365,7 @@ describe.each(drivers)('GET /projects/{id} with AMENITIEST_RADIUS and STATIC_BAS
       for (const project of nearest) {
         await t.db.updateTable('projects').set({ nearest_transport_m: project.nearest_transport_m }).where('id', '=', project.id).execute();
       }
+      await t.refresh();
     }
     const restored = await t.app.inject({ method: 'GET', url: '/projects?near_transport=true', headers: { 'x-api-key': key } });
     expect(restored.json().data.items.map((item: { id: number }) => item.id)).toEqual([1]);

@@ -154,7 +154,7 @@ describe.each(drivers)('rate limiting (%s)', (driver) => {
     });
 
     it('starts a new window when the old one ends', async () => {
-      const app = await buildApp({ database: t.database, config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '1', RATE_LIMIT_WINDOW_S: '1' }), logger: false });
+      const app = await buildApp({ database: t.database, search: t.search, config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT: '1', RATE_LIMIT_WINDOW_S: '1' }), logger: false });
       try {
         const key = await t.key();
         expect((await whoAmI(app, key)).statusCode).toBe(200);
@@ -180,7 +180,7 @@ describe.each(drivers)('rate limiting (%s)', (driver) => {
       t = await createTestApp(driver, baseBundle());
       // Port 1: nothing listens there, the connection is refused at once.
       const config = loadConfig({ LOG_LEVEL: 'warn', RATE_LIMIT: '1', REDIS_URL: 'redis://127.0.0.1:1' });
-      app = await buildApp({ database: t.database, config, logStream: { write: (line) => logged.push(line) } });
+      app = await buildApp({ database: t.database, search: t.search, config, logStream: { write: (line) => logged.push(line) } });
     });
     afterAll(async () => {
       await app?.close();
@@ -207,7 +207,7 @@ describe.each(drivers)('rate limiting (%s)', (driver) => {
     beforeAll(async () => {
       t = await createTestApp(driver, baseBundle(), { RATE_LIMIT: '4', RATE_LIMIT_WINDOW_S: '60', REDIS_URL, REDIS_KEY_PREFIX: prefix });
       // A second API process: same database, same Redis, its own memory.
-      second = await buildApp({ database: t.database, config: t.config, logger: false });
+      second = await buildApp({ database: t.database, search: t.search, config: t.config, logger: false });
     });
     afterAll(async () => {
       await second?.close();

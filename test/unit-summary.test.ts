@@ -1,6 +1,12 @@
+import { Value } from '@sinclair/typebox/value';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
+import { hashApiKey } from '../src/domain/api-key.js';
+import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { ProjectsQuery } from '../src/http/schemas/projects.js';
+import { findActiveKeyByHash } from '../src/queries/api-keys.js';
+import { listProjects } from '../src/queries/projects.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
@@ -57,10 +63,20 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
   });
   afterAll(() => t?.close());
 
+  /*
+   * The summary serves the SQL path (listProjects, the reference of the in-memory search); the HTTP
+   * answer comes from the search model, rebuilt here so that it has seen the write. Both must agree.
+   */
   const ids = async (query: string) => {
+    const record = (await findActiveKeyByHash(t.db, hashApiKey(key)))!;
+    const page = parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, Object.fromEntries(new URLSearchParams(query)))) as never);
+    const fromSql = (await listProjects(t.db, record, page, { amenitiesRadiusM: undefined })).items.map((row) => row.id);
+    await t.refresh();
     const res = await t.app.inject({ method: 'GET', url: `/projects?${query}`, headers: { 'x-api-key': key } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json().data.items.map((item: { id: number }) => item.id);
+    const fromHttp = res.json().data.items.map((item: { id: number }) => item.id);
+    expect(fromHttp, 'the in-memory search agrees with the SQL path').toEqual(fromSql);
+    return fromSql;
   };
   const expectInStep = async () => expect(await storedSummary(t.db)).toEqual(await summaryFromScratch(t.db));
 

@@ -1,20 +1,38 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { PGliteWorkerClient } from './pglite-client.js';
+import { isUnavailable } from './errors.js';
+import { listenOnPostgres, type ListenHandlers, type Listener } from './postgres-listener.js';
 import { namePreparedStatements, StatementNames } from './prepared-statements.js';
+import { replicate, type ReadReplicas, type Reader } from './read-replicas.js';
 import type { DB } from './schema.js';
+import { currentWalLsn } from './wal-position.js';
 import { textParsers } from './type-parsers.mjs';
 
 export type Driver = 'pglite' | 'postgres';
 
 export interface Database {
+  /** Where queries go: with read replicas, reads outside a transaction on a replica, the rest on the primary. */
   db: Kysely<DB>;
+  /**
+   * The primary alone, for reads that must see a write committed a moment ago (a replica may not have
+   * replayed it yet). The same instance as `db` without read replicas.
+   */
+  primary: Kysely<DB>;
+  /** DATABASE_READ_URL's replicas; undefined without. */
+  replicas?: ReadReplicas;
   driver: Driver;
   /** Connections that can be in use at once (1 for PGlite, which has a single one). */
   poolSize: number;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Notifications on `channel` (src/changes/change-signal.ts). PostgreSQL: a connection of its own,
+   * re-established when lost (`down`, then `up` again); PGlite: the process's own database, always up.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
   close(): Promise<void>;
 }
 
@@ -26,6 +44,10 @@ export interface DatabaseOptions {
   /** PGlite only: start from a tarball made by `dumpDataDir` (tests clone a migrated template this way). */
   loadDataDir?: Blob;
   poolSize?: number;
+  /** PostgreSQL streaming replicas of `databaseUrl` that serve reads (see read-replicas.ts). */
+  readUrls?: string[];
+  /** Seconds of lag past which a replica takes no reads (they go to the primary). */
+  readMaxLagS?: number;
 }
 
 /** How long a request may wait for a PostgreSQL connection (new or from the pool). */
@@ -34,11 +56,59 @@ export const CONNECT_TIMEOUT_MS = 3_000;
 export const PING_TIMEOUT_MS = 2_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.readUrls ?? [], options.readMaxLagS ?? DEFAULT_READ_MAX_LAG_S);
   return openPglite(options.dataDir ?? './data', options.loadDataDir);
 }
 
-function openPostgres(connectionString: string, max: number): Database {
+/** Default bound of a replica's lag (DATABASE_READ_MAX_LAG_S). */
+export const DEFAULT_READ_MAX_LAG_S = 5;
+
+async function openPostgres(connectionString: string, max: number, readUrls: string[], readMaxLagS: number): Promise<Database> {
+  const pool = createPool(connectionString, max);
+  const primary = new Kysely<DB>({ dialect: dialectFor(pool) });
+  const base = {
+    primary,
+    driver: 'postgres' as const,
+    poolSize: max,
+    ping: () => ping(primary),
+    // On the primary: a standby takes no LISTEN, and the notifications are sent at commit there.
+    listen: async (channel: string, handlers: ListenHandlers) => listenOnPostgres(connectionString, channel, handlers),
+  };
+  if (readUrls.length === 0) return { ...base, db: primary, close: () => primary.destroy().finally(() => pool.end()) };
+
+  // Each replica gets a pool of the same size: a replica takes the reads a primary would otherwise serve.
+  const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max) }));
+  const pools = [pool, ...replicaPools.map((replica) => replica.pool)];
+  const endPools = () => Promise.all(pools.map((p) => p.end())).then(() => {});
+  try {
+    const replicated = await replicate({ primary, primaryPool: pool, replicaPools, dialectFor, maxLagS: readMaxLagS });
+    return {
+      ...base,
+      db: replicated.db,
+      replicas: replicated.replicas,
+      close: () => replicated.close().then(() => primary.destroy()).finally(endPools),
+    };
+  } catch (error) {
+    await primary.destroy().finally(endPools);
+    throw error;
+  }
+}
+
+/*
+ * Kysely over a pool it does not own: several Kysely instances share one pool (the primary's serves
+ * the routed instance and `primary`), so none may end it; the Database ends its pools itself.
+ */
+function dialectFor(pool: pg.Pool): PostgresDialect {
+  return new PostgresDialect({ pool: { connect: () => pool.connect(), end: async () => {} } });
+}
+
+/** host:port/database of a connection string, without credentials (for health and logs). */
+function serverName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
+}
+
+function createPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -70,15 +140,72 @@ function openPostgres(connectionString: string, max: number): Database {
     client.query(`SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0; SET jit = off`).catch(() => {});
     namePreparedStatements(client, statementNames);
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, driver: 'postgres', poolSize: max, ping: () => ping(db), close: () => db.destroy() };
+  return pool;
 }
 
 async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
-  // In a worker thread (pglite-client.ts), so that a query does not stop HTTP handling.
-  const client = await PGliteWorkerClient.open({ dataDir: dataDir === 'memory://' ? undefined : dataDir, loadDataDir });
+  const inMemory = dataDir === 'memory://';
+  // One process per directory (data-dir-lock.ts); refused with DataDirInUseError before anything is read.
+  const lock = inMemory ? undefined : lockDataDir(dataDir);
+  let client: PGliteWorkerClient;
+  try {
+    // In a worker thread (pglite-client.ts), so that a query does not stop HTTP handling.
+    client = await PGliteWorkerClient.open({ dataDir: inMemory ? undefined : dataDir, loadDataDir });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client as unknown as ConstructorParameters<typeof PGliteDialect>[0]) });
-  return { db, driver: 'pglite', poolSize: 1, ping: () => ping(db), close: () => db.destroy() };
+  return {
+    db,
+    primary: db,
+    driver: 'pglite',
+    poolSize: 1,
+    ping: () => ping(db),
+    async listen(channel, handlers) {
+      const stop = await client.listen(channel, handlers.notification);
+      handlers.up();
+      return { close: async () => stop() };
+    },
+    async close() {
+      try {
+        await db.destroy();
+      } finally {
+        lock?.release();
+      }
+    },
+  };
+}
+
+/**
+ * A read that must see writes committed a moment ago: on the primary. When the primary cannot be
+ * reached and replicas serve reads, on them instead: nothing can be committed while the primary is
+ * down, so a replica in service (at most DATABASE_READ_MAX_LAG_S behind) is the freshest answer there
+ * is, and better than none (reads keep working through a primary outage).
+ */
+export async function readPrimaryFirst<T>(database: Database, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const { replicas } = database;
+  // Known down at the last poll (each second): straight to the replicas, rather than each read waiting
+  // for the connect timeout (3 s) of a primary that vanished without refusing connections.
+  if (replicas && !replicas.primaryAnswers()) return read(database.db);
+  try {
+    return await read(database.primary);
+  } catch (error) {
+    if (!replicas || !isUnavailable(error)) throw error;
+    return read(database.db);
+  }
+}
+
+/**
+ * Where to rebuild what a process derives from the catalogue after a change signal (a read model): a
+ * server showing every commit made before this call. That is a replica once it has replayed the
+ * primary's current WAL position (waiting up to `waitMs` for one), else the primary; never a replica
+ * that would still show the catalogue from before the change. Read in one REPEATABLE READ
+ * transaction on it, so that the rebuild sees one snapshot.
+ */
+export async function readerAfterLatestCommit(database: Database, { waitMs = 1_000 } = {}): Promise<Reader> {
+  if (!database.replicas) return { db: database.primary, source: 'primary' };
+  return database.replicas.readerAfter(await currentWalLsn(database.primary), { waitMs });
 }
 
 async function ping(db: Kysely<DB>): Promise<boolean> {

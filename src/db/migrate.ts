@@ -5,6 +5,7 @@ import * as projectsListingIndex from './migrations/0003_projects_listing_index.
 import * as unitTagIds from './migrations/0004_unit_tag_ids.js';
 import * as facilityJson from './migrations/0005_facility_json.js';
 import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
+import * as changeSignals from './migrations/0007_change_signals.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004_unit_tag_ids': unitTagIds,
   '0005_facility_json': facilityJson,
   '0006_project_unit_summary': projectUnitSummary,
+  '0007_change_signals': changeSignals,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

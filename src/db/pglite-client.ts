@@ -15,7 +15,9 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-type Reply = { id: number; rows?: unknown[]; affectedRows?: number; error?: Record<string, unknown> };
+type Reply =
+  | { type?: undefined; id: number; rows?: unknown[]; affectedRows?: number; error?: Record<string, unknown> }
+  | { type: 'notification'; channel: string; payload: string };
 
 /** An Error rebuilt from the worker's plain copy, with the PostgreSQL fields (code, constraint, …). */
 function rebuiltError(fields: Record<string, unknown>): Error {
@@ -27,6 +29,7 @@ function rebuiltError(fields: Record<string, unknown>): Error {
 export class PGliteWorkerClient {
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #nextId = 1;
   /** Set once the worker is gone (closed, crashed or exited): every later call fails with it at once. */
   #stopped: Error | undefined;
@@ -35,6 +38,10 @@ export class PGliteWorkerClient {
   private constructor(worker: Worker) {
     this.#worker = worker;
     worker.on('message', (reply: Reply) => {
+      if (reply.type === 'notification') {
+        for (const listener of this.#listeners.get(reply.channel) ?? []) listener(reply.payload);
+        return;
+      }
       const pending = this.#pending.get(reply.id);
       if (!pending) return;
       this.#pending.delete(reply.id);
@@ -78,6 +85,18 @@ export class PGliteWorkerClient {
 
   query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
     return this.#send({ type: 'query', sql, params });
+  }
+
+  /** LISTEN on `channel`; the callback gets each payload, after the commit, before the writer's reply. */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => void> {
+    let listeners = this.#listeners.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.#listeners.set(channel, listeners);
+      await this.#send({ type: 'listen', channel });
+    }
+    listeners.add(callback);
+    return () => listeners.delete(callback);
   }
 
   /** Closes the database and stops the worker; later and concurrent calls share the first close. */

@@ -43,6 +43,16 @@ parentPort.on('message', async (message) => {
     } catch (error) {
       parentPort.postMessage({ id: message.id, error: plainError(error) });
     }
+  } else if (message.type === 'listen') {
+    // Notifications of this database's own transactions (PGlite has one session): delivered to the
+    // main thread before the reply of the query that committed them, so the change is known there by
+    // the time the writer's await returns.
+    try {
+      await pglite.listen(message.channel, (payload) => parentPort.postMessage({ type: 'notification', channel: message.channel, payload }));
+      parentPort.postMessage({ id: message.id, rows: [] });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: plainError(error) });
+    }
   } else if (message.type === 'close') {
     try {
       await pglite.close();

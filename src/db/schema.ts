@@ -343,6 +343,13 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** One row (id 1): the catalogue version, bumped once per committing catalogue writer (migration 0007). */
+export interface CatalogueStateTable {
+  id: Generated<number>;
+  version: Generated<number>;
+  changed_at: Timestamp;
+}
+
 export interface DB {
   files: FilesTable;
   companies: CompaniesTable;
@@ -370,4 +377,5 @@ export interface DB {
   offers: OffersTable;
   offer_opportunities: OfferOpportunitiesTable;
   idempotency_keys: IdempotencyKeysTable;
+  catalogue_state: CatalogueStateTable;
 }

@@ -55,6 +55,8 @@ export interface ProjectsQueryInput {
   near_tourism?: boolean;
   preference_ids?: string;
   unit_preference_ids?: string;
+  sort?: string;
+  facets?: string;
   limit?: number;
   offset?: number;
 }
@@ -122,13 +124,43 @@ export interface ProjectFilters {
 
 export interface ProjectsPage {
   filters: ProjectFilters;
+  sort: ProjectSort;
+  /** Facets asked for, in the order of FACET_NAMES; empty when `facets` is absent. */
+  facets: FacetName[];
   limit: number;
   offset: number;
 }
 
+/*
+ * The orders of GET /projects. Every key is ascending, or descending with `-`; projects without a value
+ * (no priced unit, no unit, no handover date) come last either way, and ties are broken by id
+ * (ascending either way), so paging is stable. `price_from` orders by the lowest base price: the key's
+ * price is a non-decreasing function of it, so the order is the same for every price vector (two prices
+ * that round to the same shown amount keep their base-price order). `newest` is the creation time,
+ * newest first; `-newest` is oldest first. `distance` is from lat/lng (only with them).
+ */
+export const SORT_KEYS = ['name', 'price_from', 'size_from', 'handover_date', 'newest', 'distance'] as const;
+export type SortKey = (typeof SORT_KEYS)[number];
+export const SORT_VALUES = SORT_KEYS.flatMap((key) => [key, `-${key}`] as const);
+
+export interface ProjectSort {
+  key: SortKey;
+  descending: boolean;
+}
+
+/**
+ * Facet counts: for each value of the facet, the number of projects that match every filter of the
+ * request except the facet's own one (as if that filter asked for this value alone). `area` has no
+ * filter of its own, so it counts under every filter. Unit-level facets (bedrooms, statuses) count the
+ * projects with one unit that has the value and satisfies every other unit-level filter.
+ */
+export const FACET_NAMES = ['bedrooms', 'statuses', 'development_status', 'developer', 'unit_types', 'area', 'is_branded', 'is_resale', 'is_escrow'] as const;
+export type FacetName = (typeof FACET_NAMES)[number];
+
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
-export const MAX_CSV_ITEMS = 100;
+/** The largest `offset` accepted: past the end the page is empty and `total` still exact. */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 export const EARTH_RADIUS_M = 6371008.8;
 const INT32_MAX = 2147483647;
 
@@ -166,8 +198,8 @@ type CsvParameter = keyof typeof CSV_RULES;
 export function parseCsv(parameter: CsvParameter, raw: string): number[] {
   const rule: CsvRule = CSV_RULES[parameter];
   const fail = () => new FilterError(parameter, `${parameter} must be a comma-separated list of ${rule.describe}`);
+  // Any number of items: GET /companies, meant for developer_ids, can list more than any fixed cap.
   const parts = raw.split(',').map((part) => part.trim());
-  if (parts.length > MAX_CSV_ITEMS) throw new FilterError(parameter, `${parameter} must have at most ${MAX_CSV_ITEMS} items`);
   const values = new Set<number>();
   for (const part of parts) {
     if (!/^\d{1,10}$/.test(part)) throw fail();
@@ -359,7 +391,28 @@ export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
   };
   for (const key of Object.keys(filters) as (keyof ProjectFilters)[]) if (filters[key] === undefined) delete filters[key];
 
-  return { filters, limit: Math.min(limit, MAX_LIMIT), offset };
+  const sort = parseSort(query.sort, filters.geo !== undefined);
+  return { filters, sort, facets: parseFacets(query.facets), limit: Math.min(limit, MAX_LIMIT), offset };
+}
+
+/** `-price_from` -> price_from descending; absent: by name. The schema already limits the values. */
+export function parseSort(raw: string | undefined, hasCentre: boolean): ProjectSort {
+  const text = raw ?? 'name';
+  const descending = text.startsWith('-');
+  const key = (descending ? text.slice(1) : text) as SortKey;
+  if (!(SORT_KEYS as readonly string[]).includes(key)) throw new FilterError('sort', `sort must be one of: ${SORT_VALUES.join(', ')}`);
+  if (key === 'distance' && !hasCentre) throw new FilterError('sort', 'sort by distance needs lat, lng and radius_km');
+  return { key, descending };
+}
+
+/** `area, bedrooms` -> [bedrooms, area] (the order of FACET_NAMES, duplicates dropped). */
+export function parseFacets(raw: string | undefined): FacetName[] {
+  if (raw === undefined) return [];
+  const names = new Set(raw.split(',').map((part) => part.trim()));
+  for (const name of names) {
+    if (!(FACET_NAMES as readonly string[]).includes(name)) throw new FilterError('facets', `facets must be a comma-separated list of: ${FACET_NAMES.join(', ')}`);
+  }
+  return FACET_NAMES.filter((name) => names.has(name));
 }
 
 /** `50%_off\` -> `%50\%\_off\\%`: a literal substring for LIKE/ILIKE with the default escape `\`. */

@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
+import { readPrimaryFirst, type Database } from '../db/database.js';
 import { isUnavailable } from '../db/errors.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
+import type { SearchModel } from '../search/search-model.js';
 import { authenticate, type KeyLookup } from './auth.js';
-import { docsSecurityHeaders } from './docs-security.js';
+import { docsSite } from './docs-site.js';
+import { registerCompression } from './compression.js';
 import { ApiError, messages, unavailable } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
@@ -30,11 +32,17 @@ export interface AppDeps {
   database: Database;
   config: Config;
   links: LinkBuilder;
+  /** The in-memory catalogue search (GET /projects, /projects/list, /companies). */
+  search: SearchModel;
+  /** Committed changes seen by this process (src/changes/); absent in tests that build a bare app. */
+  changes?: ChangeSignal;
 }
 
 export interface BuildAppOptions {
   database: Database;
   config: Config;
+  /** Built before the app (SearchModel.create); it follows the change signal it was given. */
+  search: SearchModel;
   /** false silences logging (tests); default: pino at config.logLevel. */
   logger?: boolean;
   /** Where log lines go instead of stdout (tests read them). */
@@ -43,6 +51,8 @@ export interface BuildAppOptions {
   keyLookup?: KeyLookup;
   /** Remember key lookups this long (ms) per process; 0 (the default) looks up every request. */
   keyCacheTtlMs?: number;
+  /** Change signals: empty the key cache on each one, bypass it while they cannot be trusted. */
+  changes?: ChangeSignal;
 }
 
 export type App = FastifyInstance;
@@ -102,11 +112,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
-  await app.register(swagger, openApiOptions);
+  await app.register(swagger, openApiOptions(config.publicBaseUrl));
+  await registerCompression(app);
 
-  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl) };
-  const uncached = options.keyLookup ?? ((hash: string) => findActiveKeyByHash(database.db, hash));
-  const lookup = options.keyCacheTtlMs ? cachedKeyLookup(uncached, { ttlMs: options.keyCacheTtlMs }) : uncached;
+  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl), search: options.search, changes: options.changes };
+  // On the primary: a key revoked or changed a moment ago must not be read back (and cached again
+  // after the change signal emptied the cache) from a replica that has not replayed the change yet.
+  // A replica only while the primary is down.
+  const uncached = options.keyLookup ?? ((hash: string) => readPrimaryFirst(database, (db) => findActiveKeyByHash(db, hash)));
+  const lookup = options.keyCacheTtlMs ? cachedKeyLookup(uncached, { ttlMs: options.keyCacheTtlMs, changes: options.changes }) : uncached;
 
   const limiter = config.rateLimit ? await createRateLimiter(config.rateLimit, app.log) : undefined;
   if (limiter) app.addHook('onClose', () => limiter.close());
@@ -128,14 +142,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true }));
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(async (docs) => {
-    docs.addHook('onSend', docsSecurityHeaders);
-    await docs.register(scalar, {
-      routePrefix: '/docs',
-      // No fonts from Scalar's CDN: the page loads nothing from elsewhere (its CSP allows nothing else).
-      configuration: { url: '/openapi.json', title: 'Catalogue API', withDefaultFonts: false },
-    });
-  });
+  await docsSite(app);
 
   return app;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { compressSync, negotiatedCoding, type ContentCoding } from './compression.js';
 
 /*
  * Conditional GETs for the keyed read operations. The ETag is a strong hash of the serialized body as
@@ -9,11 +10,25 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * `Cache-Control: private, no-cache`: a browser or client may keep the response but must revalidate it
  * (If-None-Match) before each use, so a revoked key or changed price is never served from a cache;
  * shared caches (proxies, CDNs) must not store it at all, since it depends on the key.
+ *
+ * Each representation has its own ETag: a body sent gzip- or Brotli-compressed (compression.ts) gets
+ * the hash of its content with the coding appended (`"<hash>-gzip"`, `"<hash>-br"`), so it never
+ * shares a strong validator with the identity body, and If-None-Match is compared with the ETag of the
+ * representation this request would get. The coding is known before compressing, so a 304 costs no
+ * compression. Without compression the ETag is unchanged: the hash of the body as sent.
  */
 export const CACHE_CONTROL = 'private, no-cache';
 
-export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+export function etagOf(body: string | Buffer, coding?: ContentCoding): string {
+  const hash = createHash('sha256').update(body).digest('base64url');
+  return coding ? `"${hash}-${coding}"` : `"${hash}"`;
+}
+
+/** Adds `accept-encoding` to Vary (lower-case, as @fastify/compress writes it, so it is not repeated). */
+function varyOnAcceptEncoding(reply: FastifyReply): void {
+  const current = reply.getHeader('vary');
+  const values = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((value) => value.trim()).filter(Boolean);
+  if (!values.some((value) => value.toLowerCase() === 'accept-encoding')) reply.header('vary', [...values, 'accept-encoding'].join(', '));
 }
 
 /**
@@ -31,14 +46,20 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return false;
 }
 
-/** onSend hook: ETag and Cache-Control on successful GET (and HEAD), 304 without a body on a match. */
+/** onSend hook: ETag, Cache-Control and Vary on successful GET (and HEAD), 304 without a body on a match. */
 export async function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  const etag = etagOf(payload);
+  const coding = negotiatedCoding(request, reply, payload);
+  const etag = etagOf(payload, coding);
   reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+  varyOnAcceptEncoding(reply);
   const header = request.headers['if-none-match'];
-  if (!ifNoneMatchMatches(Array.isArray(header) ? header.join(',') : header, etag)) return payload;
+  if (!ifNoneMatchMatches(Array.isArray(header) ? header.join(',') : header, etag)) {
+    if (request.method !== 'HEAD' || !coding) return payload;
+    reply.header('content-encoding', coding);
+    return compressSync(coding, payload);
+  }
   // A 304 carries the validators and caching headers only, no content metadata.
   reply.code(304).removeHeader('content-type').removeHeader('content-length');
   return null;

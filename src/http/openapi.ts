@@ -1,6 +1,9 @@
 import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
 import { addHttpConventions } from './openapi-http.js';
 
+/** Raised with every change of the API (CHANGELOG.md); see "Versioning and changes" below. */
+export const API_VERSION = '1.1.0';
+
 /*
  * The OpenAPI 3.1 document is generated from the route schemas; this file only adds what no route
  * schema can say: the overview, security schemes and the decisions taken where the specification
@@ -32,12 +35,28 @@ Every price is the base price times the key's \`price_factor\` (1 + price_vector
 away from zero to 2 decimals. Price filter bounds are in the same prices and compared against exactly
 that rounded figure, so a unit shown at price P is matched by \`price_min=P&price_max=P\`.
 
+## Compression
+Responses of at least 1 KiB are compressed when the request's \`Accept-Encoding\` allows it: Brotli
+(\`br\`, preferred at equal weight) or \`gzip\`, with \`Content-Encoding\` saying which; successful
+\`GET\`s carry \`Vary: accept-encoding\`. A project detail of a large catalogue shrinks to about a ninth.
+Without \`Accept-Encoding\` every body is sent as it is.
+
 ## Caching
-Every successful keyed \`GET\` carries a strong \`ETag\` (a hash of the body as sent, so it differs
+Every successful keyed \`GET\` carries a strong \`ETag\` (a hash of the body, so it differs
 between keys whose prices or visibility differ and changes whenever the data does) and
 \`Cache-Control: private, no-cache\`: keep the response if you like, but revalidate it by sending its
 ETag in \`If-None-Match\` (a list, \`W/\` tags and \`*\` are understood). While it still matches, the
 answer is **304 Not Modified** with no body. Errors and the application (\`POST\`) carry no ETag.
+Each representation has its own ETag: a compressed body's is the hash of its content with \`-br\` or
+\`-gzip\` appended, and \`If-None-Match\` is compared with the ETag of the representation the request
+would get (send the same \`Accept-Encoding\` as when you received the ETag).
+
+## Versioning and changes
+\`info.version\` follows semantic versioning. Additions (a new field in a response object, a new
+optional parameter, a new header, a new operation) raise the minor version; every response object may
+gain fields, so clients must ignore properties they do not know (response schemas leave
+\`additionalProperties\` open for that reason). An answer the specification defines never changes
+within a major version. Every change is announced in the changelog (CHANGELOG.md in the repository).
 
 ## Rate limits
 Off unless the deployment enables them (the specification sets none). When on, each key may make a
@@ -84,10 +103,19 @@ retry in N seconds\` with \`Retry-After: N\`.
   answering after 30 s. \`GET /health\` answers 503 \`database is down\` meanwhile.
 `.trim();
 
-export const openApiOptions: SwaggerOptions = {
+/**
+ * `publicBaseUrl` (PUBLIC_BASE_URL) is where integrators reach the API; unset, the server is `/`,
+ * which OpenAPI resolves against wherever the document was fetched from.
+ */
+export const openApiOptions = (publicBaseUrl: string | undefined): SwaggerOptions => ({
   openapi: {
     openapi: '3.1.0',
-    info: { title: 'Catalogue API', version: '1.0.0', description },
+    info: { title: 'Catalogue API', version: API_VERSION, description },
+    servers: [
+      publicBaseUrl
+        ? { url: publicBaseUrl, description: 'Production' }
+        : { url: '/', description: 'This server (PUBLIC_BASE_URL is not set: paths are relative to where this document was fetched)' },
+    ],
     components: {
       securitySchemes: {
         ApiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Agency API key.' },
@@ -107,4 +135,4 @@ export const openApiOptions: SwaggerOptions = {
   refResolver: {
     buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
   },
-};
+});

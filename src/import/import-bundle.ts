@@ -44,6 +44,9 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
   const step = stepTimer(options.onProgress);
   const valid = step('validate', () => validateBundle(bundle));
   const result = await db.transaction().execute(async (trx) => {
+    // First: the import takes its catalogue version (migration 0007), which also queues it behind any
+    // other catalogue writer, so versions follow commit order. The change signal goes out at commit.
+    await sql`SELECT note_catalogue_change()`.execute(trx);
     await step('check references', () => checkBundle(trx, valid));
     const written = await writeSections(trx, valid, step);
     const links = await step('facility links', () =>

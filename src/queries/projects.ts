@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
-import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import { projectIsVisible, type VisibilityScope } from './visibility.js';
 
@@ -154,7 +154,7 @@ function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
 }
 
 /** Total of the payment-plan percents of the given types; NULL (never matches) when the project has no plan. */
-function paymentShareSql(types: number[]): RawBuilder<number | null> {
+export function paymentShareSql(types: number[]): RawBuilder<number | null> {
   return sql<number | null>`(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE coalesce(sum(pp.percent) FILTER (WHERE pp.type = ANY(${intArray(types)})), 0) END
     FROM project_payment_plans pp WHERE pp.project_id = p.id)`;
 }
@@ -239,7 +239,34 @@ export interface ProjectListRow {
   features: FeatureRow[];
 }
 
-/** The page (ordered by name, then id) and the number of all matches. */
+/*
+ * ORDER BY of each sort (project-sort rules in src/domain/project-filters.ts): missing values last in
+ * both directions, ties by id ascending. The in-memory search (src/search) serves GET /projects; this
+ * is its reference in the differential tests.
+ */
+function orderSql(sort: ProjectSort, filters: ProjectFilters): RawBuilder<unknown> {
+  const key = (() => {
+    switch (sort.key) {
+      case 'name':
+        return sql`p.name`;
+      case 'price_from':
+        return sql`(SELECT min(u.price) FROM units u WHERE u.project_id = p.id AND u.deleted_at IS NULL)`;
+      case 'size_from':
+        return sql`(SELECT min(u.unit_area) FROM units u WHERE u.project_id = p.id AND u.deleted_at IS NULL)`;
+      case 'handover_date':
+        return sql`p.handover_date`;
+      case 'newest':
+        return sql`p.created_at`;
+      case 'distance':
+        return distanceFromProjectSql(filters.geo!.lat, filters.geo!.lng);
+    }
+  })();
+  // `newest` ascends in time from the newest, i.e. descends.
+  const descending = sort.key === 'newest' ? !sort.descending : sort.descending;
+  return sql`${key} ${sql.raw(descending ? 'DESC' : 'ASC')} NULLS LAST, p.id`;
+}
+
+/** The page (in the order of page.sort) and the number of all matches. */
 export async function listProjects(
   db: Kysely<DB>,
   scope: CatalogueScope,
@@ -253,6 +280,7 @@ export async function listProjects(
     limit: page.limit,
     offset: page.offset,
     filters: conditions.length > 0 ? and(conditions) : sql<SqlBool>`TRUE`,
+    order: orderSql(page.sort, page.filters),
   }, {
     // The unfiltered page (one text) reuses its plan, saving ~2 ms of planning per call; filtered pages
     // are planned each time (see RunOptions).
@@ -275,7 +303,7 @@ export async function listProjects(
 const projectsPageQuery = preparedQuery(
   (
     db: Kysely<DB>,
-    { limit, offset, filters, ...scope }: CatalogueScope & { limit: number; offset: number; filters: RawBuilder<SqlBool> },
+    { limit, offset, filters, order, ...scope }: CatalogueScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
   ) =>
     db
     .with('page', () =>
@@ -283,9 +311,8 @@ const projectsPageQuery = preparedQuery(
         .selectFrom('projects as p')
         .where(projectIsVisible(scope))
         .where(filters)
-        .select(['p.id', 'p.name', sql<number>`count(*) OVER ()`.as('total')])
-        .orderBy('p.name')
-        .orderBy('p.id')
+        .select(['p.id', sql<number>`row_number() OVER (ORDER BY ${order})`.as('position'), sql<number>`count(*) OVER ()`.as('total')])
+        .orderBy('position')
         .limit(limit)
         .offset(offset),
     )
@@ -294,7 +321,7 @@ const projectsPageQuery = preparedQuery(
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
     .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
-    .select((eb) => [
+    .select([
       'page.total',
       'p.id',
       'p.name',
@@ -311,23 +338,12 @@ const projectsPageQuery = preparedQuery(
       'c.id as company_id',
       'c.company_name',
       'cf.path as company_logo_path',
-      jsonArrayFrom(
-        eb.selectFrom('project_payment_plans as pp').whereRef('pp.project_id', '=', 'p.id').select(['pp.type', 'pp.percent']).orderBy('pp.position'),
-      ).as('payment_plans'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('project_feature_links as fl')
-          .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
-          .whereRef('fl.project_id', '=', 'p.id')
-          .select(['pf.id', 'pf.name', 'pf.type'])
-          .orderBy('pf.name')
-          .orderBy('pf.id'),
-      ).as('features'),
+      paymentPlansJson(db).as('payment_plans'),
+      featuresJson(db).as('features'),
     ])
-    .orderBy('page.name')
-    .orderBy('page.id'),
+    .orderBy('page.position'),
   ['price_vector', 'contracted_developer_ids', 'limit', 'offset'],
-  ['filters'],
+  ['filters', 'order'],
 );
 
 /** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
@@ -337,6 +353,24 @@ export function unitSummary(db: Kysely<DB>, priceVector: number) {
     .where(sql<SqlBool>`u.project_id = p.id`)
     .where('u.deleted_at', 'is', null)
     .select([keyPriceSql(sql`min(u.price)`, priceVector).as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
+}
+
+/** The payment plan of the project aliased p, in plan order, as a JSON array. */
+export function paymentPlansJson(db: Kysely<DB>) {
+  return jsonArrayFrom(db.selectFrom('project_payment_plans as pp').where(sql<SqlBool>`pp.project_id = p.id`).select(['pp.type', 'pp.percent']).orderBy('pp.position'));
+}
+
+/** The features and amenities of the project aliased p, by name then id, as a JSON array. */
+export function featuresJson(db: Kysely<DB>) {
+  return jsonArrayFrom(
+    db
+      .selectFrom('project_feature_links as fl')
+      .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
+      .where(sql<SqlBool>`fl.project_id = p.id`)
+      .select(['pf.id', 'pf.name', 'pf.type'])
+      .orderBy('pf.name')
+      .orderBy('pf.id'),
+  );
 }
 
 /** Path of the project's first image (its logo/cover), for alias p. */

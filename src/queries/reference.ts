@@ -20,12 +20,16 @@ export function listProjectFeatures(db: Kysely<DB>, type: 1 | 2 | undefined) {
 
 /** Contracted developers that own at least one published, live project. */
 export function listVisibleDevelopers(db: Kysely<DB>, scope: VisibilityScope) {
+  return developersWithProjects(db).where(developerIn(scope, sql.ref('c.id'))).execute();
+}
+
+/** Developers (company_type 3, not deleted) that own at least one published, live project, by name then id. */
+export function developersWithProjects(db: Kysely<DB>) {
   return db
     .selectFrom('companies as c')
     .leftJoin('files as f', 'f.id', 'c.logo_file_id')
     .where('c.company_type', '=', 3)
     .where('c.deleted_at', 'is', null)
-    .where(developerIn(scope, sql.ref('c.id')))
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('projects as p')
@@ -37,6 +41,5 @@ export function listVisibleDevelopers(db: Kysely<DB>, scope: VisibilityScope) {
     )
     .select(['c.id', 'c.company_name as name', 'f.path as logo_path'])
     .orderBy('c.company_name')
-    .orderBy('c.id')
-    .execute();
+    .orderBy('c.id');
 }

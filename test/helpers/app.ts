@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
+import { openChangeSignal, type ChangeSignal } from '../../src/changes/change-signal.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema.js';
 import { buildApp, type App } from '../../src/http/app.js';
 import { importBundle } from '../../src/import/import-bundle.js';
 import { createApiKey } from '../../src/keys.js';
+import { linkBuilder } from '../../src/http/links.js';
+import { SearchModel } from '../../src/search/search-model.js';
 import { createTestDatabase, type Driver } from './databases.js';
 import { AGENCY, OWNER, type Bundle } from './fixtures.js';
 
@@ -13,6 +16,14 @@ export interface TestApp {
   db: Kysely<DB>;
   database: Database;
   config: Config;
+  changes: ChangeSignal;
+  /** The app's in-memory search, built after the bundle was imported. */
+  search: SearchModel;
+  /**
+   * Rebuilds the search model from the database now. Catalogue writes signal it by themselves (the
+   * model follows `changes`); tests call this where they want the rebuild finished before going on.
+   */
+  refresh(): Promise<void>;
   /** Issues a key for the fixture agency (or another one) and returns the secret. */
   key(options?: { companyId?: number; authorId?: number; priceVector?: number; domains?: string[] }): Promise<string>;
   close(): Promise<void>;
@@ -26,13 +37,18 @@ export async function createTestApp(driver: Driver, bundle?: Bundle, env: Record
   const { database, drop } = await createTestDatabase(driver);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   if (bundle) await importBundle(database.db, bundle, { facilityLinkRadiusM: config.facilityLinkRadiusM });
-  const app = await buildApp({ database, config, logger: false });
+  const changes = await openChangeSignal(database);
+  const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes });
+  const app = await buildApp({ database, config, search, logger: false, changes });
   await app.ready();
   return {
     app,
     db: database.db,
     database,
     config,
+    changes,
+    search,
+    refresh: () => search.refresh(),
     async key(options = {}) {
       const { secret } = await createApiKey(database.db, {
         companyId: options.companyId ?? AGENCY,
@@ -45,6 +61,7 @@ export async function createTestApp(driver: Driver, bundle?: Bundle, env: Record
     },
     async close() {
       await app.close();
+      await changes.close();
       await drop();
     },
   };

@@ -194,6 +194,14 @@ function handoverBound(text: string): { from: Fraction; to: Fraction; toInclusiv
   return { from: instant, to: instant, toInclusive: true };
 }
 
+/**
+ * Lower case one code point at a time (Unicode's simple case mapping), as SQL's ILIKE folds case: `İ`
+ * becomes `i`, where JavaScript's toLowerCase gives `i` plus a combining dot.
+ */
+function lowerCase(text: string): string {
+  return [...text].map((char) => [...char.toLowerCase()][0]).join('');
+}
+
 function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = (degrees: number) => (degrees * Math.PI) / 180;
   const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
@@ -218,7 +226,7 @@ export function referenceProjects(
   const shown = (unit: ReferenceUnit) => (unit.priceCents === null ? null : shownCents(unit.priceCents, key.priceVector));
 
   // A literal substring; surrounding white space is ignored and a blank search is no filter (OpenAPI).
-  const search = query.search?.trim().toLowerCase() || undefined;
+  const search = lowerCase(query.search?.trim() ?? '') || undefined;
   const developerIds = csv(query.developer_ids);
   const unitTypes = csv(query.unit_types);
   const developmentStatuses = csv(query.development_status);
@@ -278,7 +286,7 @@ export function referenceProjects(
 
     if (search !== undefined) {
       const developer = catalogue.companies.get(p.company_id)?.name ?? '';
-      if (!p.name.toLowerCase().includes(search) && !developer.toLowerCase().includes(search)) return false;
+      if (!lowerCase(p.name).includes(search) && !lowerCase(developer).includes(search)) return false;
     }
     if (developerIds && !developerIds.includes(p.company_id)) return false;
     if (unitTypes && !unitTypes.includes(p.type)) return false;

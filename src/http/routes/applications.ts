@@ -66,7 +66,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
         params: IdParams,
         headers: ApplicationHeaders,
         body: ApplicationBody,
-        response: responses({ 201: Success(ApplicationResult) }, [404, 409], {
+        response: responses({ 201: Success(ApplicationResult, 'Created: the client (new or reused), the opportunity and the draft offer.') }, [404, 409], {
           400: 'Invalid request: body not JSON, larger than 64 KiB or of another content type; a field over its limit, an unknown reference id, an inverted budget, `client.email or client.mobile_number is required`. The message names the field.',
           401: 'Missing or invalid API key (`missing api key`, `invalid api key`), or `api key author is gone` when the key\u2019s agency or author was removed. Retrying does not help.',
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',

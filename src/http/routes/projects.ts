@@ -3,11 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FilterError, parseProjectsQuery, type ProjectsPage } from '../../domain/project-filters.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../queries/project-detail.js';
-import { listAllProjects, listProjects, type FeatureRow } from '../../queries/projects.js';
+import { findProjects } from '../../search/find-projects.js';
+import { flatListJson } from '../../search/visibility.js';
 import type { AppDeps } from '../app.js';
 import { badRequest, notFound, messages } from '../errors.js';
 import type { LinkBuilder } from '../links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
+import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
+import { toPaymentPlan, toPreferences } from '../presenters/projects.js';
 import { sendJsonParts, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
@@ -24,7 +27,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, config, links }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, config, links, search }) => {
   app.get(
     '/projects',
     {
@@ -33,37 +36,22 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         operationId: 'listProjects',
         summary: 'Search projects',
         description:
-          'Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are ordered by name, then ' +
-          'id, so paging with the same filters never repeats or skips a project; stop when `offset` + number of items >= `total`. ' +
-          'Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, ' +
-          '`unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key\u2019s prices.',
+          'Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of ' +
+          '`sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + ' +
+          'number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
+          '`parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the ' +
+          'key\u2019s prices. With `facets`, the response also counts the matching projects per value of each facet asked for.',
         querystring: ProjectsQuery,
-        response: responses({ 200: Success(ProjectsPageSchema) }),
+        response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = parseOrReject(() => parseProjectsQuery(request.query));
-      const result = await listProjects(db, request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      return ok({
-        total: result.total,
-        items: result.items.map((row) => ({
-          id: row.id,
-          name: row.name,
-          status: row.status,
-          development_status: row.development_status,
-          is_branded: row.is_branded,
-          is_resale: row.is_resale,
-          is_escrow: row.is_escrow,
-          handover_date: row.handover_date,
-          price_from: row.price_from,
-          size_from: row.size_from,
-          currency: row.currency,
-          logo: links(row.logo_path),
-          company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
-          payment_plans: row.payment_plans.map(toPaymentPlan),
-          preferences: toPreferences(row.features),
-        })),
-      });
+      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
+      const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+      const payload = ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] });
+      // The items are JSON prepared with the snapshot, passed through as text.
+      return sendJsonParts(reply, serializeWithRawProperty(reply, payload, 'items', [], [found.items]));
     },
   );
 
@@ -76,12 +64,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         summary: 'All published projects (flat)',
         description: 'Every published project of a contracted developer as `{id, name, logo}`, sorted by name, then id. No parameters, no pagination.',
         querystring: NoQuery,
-        response: responses({ 200: Success(FlatProjectList) }),
+        response: responses({ 200: Success(FlatProjectList, 'Every published project visible to the key.') }),
       },
     },
-    async (request) => {
-      const rows = await listAllProjects(db, request.auth);
-      return ok({ items: rows.map((row) => ({ id: row.id, name: row.name, logo: links(row.logo_path) })) });
+    async (request, reply) => {
+      const items = flatListJson(await search.latest(), request.auth.contracted_developer_ids);
+      return sendJsonParts(reply, serializeWithRawProperty(reply, ok({ items: [] }), 'items', [], [items]));
     },
   );
 
@@ -97,7 +85,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
           'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set).',
         params: IdParams,
         querystring: NoQuery,
-        response: responses({ 200: Success(ProjectDetail) }, [404], notFoundDescription),
+        response: responses({ 200: Success(ProjectDetail, 'The project with every block.') }, [404], notFoundDescription),
       },
     },
     async (request, reply) => {
@@ -119,7 +107,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         description: 'The developer that owns the project and its staff (members with the role `ceo` and deleted users are left out).',
         params: IdParams,
         querystring: NoQuery,
-        response: responses({ 200: Success(ProjectContacts) }, [404], notFoundDescription),
+        response: responses({ 200: Success(ProjectContacts, 'The developer and its staff.') }, [404], notFoundDescription),
       },
     },
     async (request) => {
@@ -159,24 +147,8 @@ function stringOr(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function toPaymentPlan(plan: { type: number; percent: number }) {
-  return { type: plan.type as 1 | 2 | 3, percent: Number(plan.percent) };
-}
-
-function toPreferences(features: FeatureRow[]) {
-  const toFeature = (row: FeatureRow) => ({ id: row.id, name: row.name, type: row.type as 1 | 2 });
-  return {
-    features: features.filter((row) => row.type === 1).map(toFeature),
-    amenities: features.filter((row) => row.type === 2).map(toFeature),
-  };
-}
-
-export function toFileObject(file: FileRow, links: LinkBuilder) {
-  return { ...file, url: links(file.path)! };
-}
-
 function toProjectDetail(row: ProjectDetailRow, links: LinkBuilder) {
-  const file = (value: FileRow | null) => (value ? toFileObject(value, links) : null);
+  const file = (value: FileRow | null) => toOptionalFileObject(value, links);
   return {
     id: row.id,
     name: row.name,

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listAreas, listProjectFeatures, listUnitTags, listVisibleDevelopers } from '../../queries/reference.js';
+import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
+import { companiesJson } from '../../search/visibility.js';
 import type { AppDeps } from '../app.js';
+import { sendJsonParts, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { Area, Developer, ProjectFeatureSections, UnitTag } from '../schemas/reference.js';
 
-export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
+export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, search }) => {
   app.get(
     '/companies',
     {
@@ -14,12 +16,13 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
         operationId: 'listDevelopers',
         summary: 'Developers with published projects',
         description: 'Developer companies (company_type 3) with an approved contract with the key\u2019s agency that own at least one published project, sorted by name. Intended for the `developer_ids` filter of GET /projects.',
-        response: responses({ 200: Success(Type.Object({ items: Type.Array(Developer) })) }),
+        response: responses({ 200: Success(Type.Object({ items: Type.Array(Developer, { description: 'The developers, sorted by name.' }) }), 'The developers whose projects the key can see.') }),
       },
     },
-    async (request) => {
-      const rows = await listVisibleDevelopers(db, request.auth);
-      return ok({ items: rows.map((row) => ({ id: row.id, name: row.name, logo: links(row.logo_path) })) });
+    async (request, reply) => {
+      // Served from the search snapshot, the same catalogue GET /projects filters by developer_ids.
+      const items = companiesJson(await search.latest(), request.auth.contracted_developer_ids);
+      return sendJsonParts(reply, serializeWithRawProperty(reply, ok({ items: [] }), 'items', [], [items]));
     },
   );
 
@@ -35,7 +38,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
           { city: Type.Optional(Type.String({ maxLength: 255, description: 'Exact city, case-insensitive (e.g. `dubai`).' })) },
           { additionalProperties: false },
         ),
-        response: responses({ 200: Success(Type.Array(Area)) }),
+        response: responses({ 200: Success(Type.Array(Area, { description: 'The areas, sorted by city, then name.' }), 'The areas (of one city when `city` is given).') }),
       },
     },
     async (request) => ok(await listAreas(db, request.query.city)),
@@ -50,7 +53,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
         summary: 'Unit tags',
         description: 'Every unit tag, sorted by name. Used by `unit_preference_ids` and by applications.',
         querystring: Type.Object({}, { additionalProperties: false }),
-        response: responses({ 200: Success(Type.Array(UnitTag)) }),
+        response: responses({ 200: Success(Type.Array(UnitTag, { description: 'The unit tags, sorted by name.' }), 'Every unit tag.') }),
       },
     },
     async () => ok(await listUnitTags(db)),
@@ -68,7 +71,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
           { type: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: '1 features only, 2 amenities only', 'x-error-message': 'must be 1 (features) or 2 (amenities)' })) },
           { additionalProperties: false },
         ),
-        response: responses({ 200: Success(ProjectFeatureSections) }),
+        response: responses({ 200: Success(ProjectFeatureSections, 'Project features and amenities, in two sections.') }),
       },
     },
     async (request) => {

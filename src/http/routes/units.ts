@@ -8,7 +8,7 @@ import type { LinkBuilder } from '../links.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import { UnitModel } from '../schemas/units.js';
-import { toFileObject } from './projects.js';
+import { toOptionalFileObject } from '../presenters/files.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
   app.get(
@@ -23,7 +23,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
           '`CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key\u2019s prices.',
         params: IdParams,
         querystring: Type.Object({}, { additionalProperties: false }),
-        response: responses({ 200: Success(UnitModel) }, [404], {
+        response: responses({ 200: Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.') }, [404], {
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
         }),
       },
@@ -38,7 +38,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
 
 /** Every file object of the model gets its link. */
 function withLinks(row: UnitModelRow, links: LinkBuilder) {
-  const file = (value: FileRow | null) => (value ? toFileObject(value, links) : null);
+  const file = (value: FileRow | null) => toOptionalFileObject(value, links);
   const { project } = row;
   return {
     ...row,

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CURRENCIES, DEFAULT_LANGUAGE, OPPORTUNITY_NAME_MAX, type Currency } from '../../domain/application-merge.js';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/idempotency.js';
-import { DateTime, ProjectFeature } from './reference.js';
+import { ProjectFeature, Timestamp } from './reference.js';
 
 /*
  * Request and response of POST /units/{id}/applications. Bodies are not type-coerced and unknown
@@ -153,8 +153,8 @@ const NullableNumber = (description: string) => Nullable(Type.Number(), descript
 export const ApplicationResult = Type.Object({
   client: Type.Object(
     {
-      id: Type.Integer(),
-      first_name: Type.String(),
+      id: Type.Integer({ description: 'Client id in the agency CRM.' }),
+      first_name: Type.String({ description: 'First name, trimmed.' }),
       last_name: Nullable(Type.String(), 'Null when not known.'),
       email: Nullable(Type.String(), 'Lower-cased.'),
       mobile_number: Nullable(Type.String(), 'As given, including the country code.'),
@@ -165,16 +165,16 @@ export const ApplicationResult = Type.Object({
         description:
           'False when an existing client was reused: its fields are unchanged and the arrays show what is stored, not what this application derived.',
       }),
-      created_at: DateTime,
+      created_at: Timestamp('When the client was created (for a reused client: originally).'),
     },
     { description: 'The client the application was recorded for.' },
   ),
   opportunity: Type.Object(
     {
-      id: Type.Integer(),
+      id: Type.Integer({ description: 'Opportunity id in the agency CRM.' }),
       name: Type.String({ maxLength: OPPORTUNITY_NAME_MAX, description: '`<client> \u2014 <project>, unit <number>` (client = first and last name), cut to 255 characters.' }),
       stage: Type.Object(
-        { id: Type.Integer(), name: Type.String(), position: Type.Integer({ description: 'Column order on the board.' }) },
+        { id: Type.Integer({ description: 'Stage id.' }), name: Type.String({ description: 'Stage name.' }), position: Type.Integer({ description: 'Column order on the board.' }) },
         { description: 'The first stage (lowest position) of the agency\u2019s board.' },
       ),
       investment_type: Nullable(Type.Integer(), 'Free-form.'),
@@ -182,7 +182,7 @@ export const ApplicationResult = Type.Object({
       min_budget: NullableNumber('Lower budget bound, null when none.'),
       max_budget: NullableNumber('Upper budget bound, null when none.'),
       position: Type.Integer({ description: 'Position of the card in its column: the end of the column (0 in an empty one).' }),
-      preferences: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), {
+      preferences: Type.Array(Type.Object({ id: Type.Integer({ description: 'Unit tag id.' }), name: Type.String({ description: 'Unit tag name.' }) }, { description: 'A linked unit tag.' }), {
         description: 'Linked unit tags: the explicit ones first, then those derived from the unit.',
       }),
       project_preferences: Type.Object(
@@ -192,16 +192,27 @@ export const ApplicationResult = Type.Object({
         },
         { description: 'Linked project features and amenities: the explicit ones first, then those derived from the unit.' },
       ),
-      created_at: DateTime,
+      created_at: Timestamp('When the opportunity was created.'),
     },
     { description: 'The new opportunity (the client\u2019s interests), placed at the end of its stage column.' },
   ),
   offer: Type.Object(
     {
-      id: Type.Integer(),
+      id: Type.Integer({ description: 'Offer id in the agency CRM.' }),
       uuid: Type.String({ format: 'uuid', description: 'Public identifier for the client-facing link.' }),
-      offer_status: Type.Object({ id: Type.Integer(), name: Type.String() }, { description: 'The first offer status (lowest id), a draft.' }),
-      unit: Type.Object({ id: Type.Integer(), unit_number: Type.String(), project_id: Type.Integer(), project_name: Type.String() }),
+      offer_status: Type.Object(
+        { id: Type.Integer({ description: 'Offer status id.' }), name: Type.String({ description: 'Offer status name.' }) },
+        { description: 'The first offer status (lowest id), a draft.' },
+      ),
+      unit: Type.Object(
+        {
+          id: Type.Integer({ description: 'Unit id.' }),
+          unit_number: Type.String({ description: 'Unit number as given by the developer.' }),
+          project_id: Type.Integer({ description: 'Project id.' }),
+          project_name: Type.String({ description: 'Project name.' }),
+        },
+        { description: 'The unit the offer is for.' },
+      ),
       price: NullableNumber('Unit price in the key\u2019s prices; null when the unit has no price.'),
       language: Type.String({ description: 'Lower-cased.' }),
       currency: Type.String({ description: '`AED` or `USD`.' }),
@@ -210,7 +221,7 @@ export const ApplicationResult = Type.Object({
       advisor_email: Nullable(Type.String(), 'The key author\u2019s email.'),
       advisor_phone: Nullable(Type.String(), 'The key author\u2019s contact phone in the agency, null when none.'),
       is_sent: Type.Boolean({ description: 'Always false: the offer is a draft; the PDF is generated and sent by the main backend.' }),
-      created_at: DateTime,
+      created_at: Timestamp('When the offer was created.'),
     },
     { description: 'The new draft offer for the unit, linked to the opportunity.' },
   ),

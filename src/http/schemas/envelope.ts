@@ -6,14 +6,18 @@ import { Type, type TSchema } from '@sinclair/typebox';
  */
 export const ErrorEnvelope = Type.Object(
   {
-    status: Type.Literal('error'),
+    status: Type.Literal('error', { description: 'Always `error`.' }),
     message: Type.String({ description: 'Human-readable reason.' }),
   },
   { $id: 'ErrorEnvelope', title: 'Error envelope' },
 );
 
-export function Success<T extends TSchema>(data: T) {
-  return Type.Object({ status: Type.Literal('success'), data });
+/** The success envelope around `data`; `description` describes the response in the OpenAPI document. */
+export function Success<T extends TSchema>(data: T, description: string) {
+  return Type.Object(
+    { status: Type.Literal('success', { description: 'Always `success`.' }), data: { ...data, description: data.description ?? 'The payload.' } as T },
+    { description },
+  );
 }
 
 export function ok<T>(data: T): { status: 'success'; data: T } {

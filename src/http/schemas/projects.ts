@@ -1,16 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_LIMIT, EARTH_RADIUS_M, MAX_CSV_ITEMS, MAX_LIMIT } from '../../domain/project-filters.js';
-import { DateTime, FeatureType, Link } from './reference.js';
+import { DEFAULT_LIMIT, EARTH_RADIUS_M, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
+import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
+
+export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 
 export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
 const Int32 = 2147483647;
 
-/** An RFC 3339 timestamp (UTC) with its own description. */
-export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
-export const CreatedAt = Timestamp('When the record was created (RFC 3339, UTC).');
-export const UpdatedAt = Timestamp('When the record was last changed (RFC 3339, UTC).');
 
 const ProjectFeature = Type.Object(
   {
@@ -78,7 +76,7 @@ const HandoverDate = Nullable(DateTime, 'Planned (or actual) handover date.');
 // GET /projects
 // ---------------------------------------------------------------------------------------------------
 
-const csv = (description: string) => Type.String({ maxLength: MAX_CSV_ITEMS * 12, description: `${description} Comma-separated, at most ${MAX_CSV_ITEMS} items.` });
+const csv = (description: string) => Type.String({ description: `${description} Comma-separated, any number of items.` });
 const amount = (description: string) => Type.Number({ minimum: 0, description });
 const flag = (description: string) => Type.Boolean({ description: `${description} \`true\` or \`false\`.` });
 const near = (category: string) =>
@@ -157,7 +155,35 @@ export const ProjectsQuery = Type.Object(
     limit: Type.Optional(
       Type.Integer({ minimum: 1, default: DEFAULT_LIMIT, description: `Page size, default ${DEFAULT_LIMIT}, at least 1; values above ${MAX_LIMIT} are capped at ${MAX_LIMIT}.` }),
     ),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Int32, default: 0, description: 'Number of projects skipped, default 0.' })),
+    offset: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_OFFSET,
+        default: 0,
+        description: `Number of projects skipped, default 0, at most ${MAX_OFFSET} (2^53\u22121). Past the last match the page is empty and \`total\` is still the number of matches.`,
+      }),
+    ),
+    sort: Type.Optional(
+      Type.Union(
+        SORT_VALUES.map((value) => Type.Literal(value)),
+        {
+          description:
+            'Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), ' +
+            '`size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; ' +
+            'only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, ' +
+            'no handover date) come last in both directions; ties are broken by id, ascending.',
+          'x-error-message': `must be one of: ${SORT_VALUES.join(', ')}`,
+        },
+      ),
+    ),
+    facets: Type.Optional(
+      Type.String({
+        description:
+          `Comma-separated facet names (${FACET_NAMES.map((name) => `\`${name}\``).join(', ')}). When given, \`facets\` in the response holds, ` +
+          'per facet, the number of matching projects per value, each facet counted under every filter except its own (as if its own ' +
+          'filter asked for that value alone). Not given: no `facets` in the response.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -183,13 +209,43 @@ export const ProjectListItem = Type.Object(
   },
   { description: 'A project in the paginated list.' },
 );
+export type ProjectListItem = Static<typeof ProjectListItem>;
+
+const facetCounts = (value: TSchema, description: string) =>
+  Type.Optional(
+    Type.Array(
+      Type.Object({
+        value,
+        count: Type.Integer({ minimum: 1, description: 'Matching projects with this value, under every filter except the facet\u2019s own.' }),
+      }),
+      { description: `${description} Values with at least one project, ascending.` },
+    ),
+  );
+
+export const ProjectFacets = Type.Object(
+  {
+    bedrooms: facetCounts(Type.Integer({ minimum: 0, maximum: 5, description: 'Bedrooms, as the `bedrooms` filter takes it (5: five or more).' }), 'Per bedrooms value of the `bedrooms` filter (0 studio, 5 five or more): projects with one unit of it that satisfies every other unit-level filter.'),
+    statuses: facetCounts(Type.Integer({ minimum: 1, maximum: 5, description: 'Unit status id, as the `statuses` filter takes it.' }), 'Per unit status: projects with one unit of it that satisfies every other unit-level filter.'),
+    development_status: facetCounts(Type.Integer({ description: 'Development status id, as the `development_status` filter takes it.' }), 'Per development status.'),
+    developer: facetCounts(Type.Integer({ description: 'Developer company id.' }), 'Per developer company id (`developer_ids`).'),
+    unit_types: facetCounts(Type.Integer({ description: 'Project type id, as the `unit_types` filter takes it.' }), 'Per project type (`unit_types`).'),
+    area: facetCounts(Type.Integer({ description: 'Area id.' }), 'Per area id (GET /areas); projects without an area are not counted.'),
+    is_branded: facetCounts(Type.Boolean({ description: 'Whether the project is branded.' }), 'Branded or not.'),
+    is_resale: facetCounts(Type.Boolean({ description: 'Whether the project is a resale.' }), 'Resale or not.'),
+    is_escrow: facetCounts(Type.Boolean({ description: 'Whether the project has an escrow account.' }), 'With an escrow account or not.'),
+  },
+  { description: 'Only with `facets`: the facets asked for, each as counts per value.' },
+);
+export type ProjectFacets = Static<typeof ProjectFacets>;
 
 export const ProjectsPageSchema = Type.Object({
   total: Type.Integer({ format: 'int64', description: 'Number of projects matching the filters, regardless of limit and offset.' }),
+  facets: Type.Optional(ProjectFacets),
   items: Type.Array(ProjectListItem, {
-    description: 'The page, ordered by project name, then id (stable: paging with the same filters never repeats or skips a project).',
+    description: 'The page, in the order of `sort` (default: project name, then id); stable: paging with the same filters and sort never repeats or skips a project.',
   }),
 });
+export type ProjectsPageSchema = Static<typeof ProjectsPageSchema>;
 
 // ---------------------------------------------------------------------------------------------------
 // GET /projects/list
@@ -203,6 +259,8 @@ export const FlatProject = Type.Object(
   },
   { description: 'A published project (flat entry).' },
 );
+
+export type FlatProject = Static<typeof FlatProject>;
 
 export const FlatProjectList = Type.Object({
   items: Type.Array(FlatProject, { description: 'Every published project visible to the key, sorted by name, then id.' }),

@@ -4,8 +4,9 @@ import { DateTime } from './reference.js';
 
 /*
  * GET /units/{id}: the data model as it is. The unit and its project are snake_case, except the
- * project's CreatedAt/UpdatedAt; the project's company and author are PascalCase. Every object is
- * closed (additionalProperties false) so the documented key sets are exactly the served ones.
+ * project's CreatedAt/UpdatedAt; the project's company and author are PascalCase. Like every response
+ * object, they are open in the document (new fields may appear); the serializer still sends exactly
+ * the declared keys.
  */
 
 const str = (description: string) => Nullable(Type.String(), description);
@@ -34,7 +35,7 @@ export const CompanyModel = Type.Object(
     CreatedAt: CreatedAt,
     UpdatedAt: UpdatedAt,
   },
-  { additionalProperties: false, description: 'The developer company (PascalCase keys, as in the data model).' },
+  { description: 'The developer company (PascalCase keys, as in the data model).' },
 );
 
 export const UserModel = Type.Object(
@@ -48,7 +49,7 @@ export const UserModel = Type.Object(
     UpdatedAt: UpdatedAt,
     DeletedAt: Nullable(DateTime, 'When the user was deleted; null while active.'),
   },
-  { additionalProperties: false, description: 'A user (PascalCase keys, as in the data model).' },
+  { description: 'A user (PascalCase keys, as in the data model).' },
 );
 
 const AreaModel = Type.Object(
@@ -59,7 +60,7 @@ const AreaModel = Type.Object(
     created_at: CreatedAt,
     updated_at: UpdatedAt,
   },
-  { additionalProperties: false, description: 'The project\u2019s area.' },
+  { description: 'The project\u2019s area.' },
 );
 
 export const UnitProjectModel = Type.Object(
@@ -98,7 +99,7 @@ export const UnitProjectModel = Type.Object(
     CreatedAt: CreatedAt,
     UpdatedAt: UpdatedAt,
   },
-  { additionalProperties: false, description: 'The unit\u2019s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model).' },
+  { description: 'The unit\u2019s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model).' },
 );
 
 const UnitTagLink = Type.Object(
@@ -113,12 +114,12 @@ const UnitTagLink = Type.Object(
         created_at: CreatedAt,
         updated_at: UpdatedAt,
       },
-      { additionalProperties: false, description: 'The unit tag.' },
+      { description: 'The unit tag.' },
     ),
     created_at: CreatedAt,
     updated_at: UpdatedAt,
   },
-  { additionalProperties: false, description: 'A tag carried by the unit.' },
+  { description: 'A tag carried by the unit.' },
 );
 
 export const UnitModel = Type.Object(
@@ -140,5 +141,5 @@ export const UnitModel = Type.Object(
     created_at: CreatedAt,
     updated_at: UpdatedAt,
   },
-  { additionalProperties: false, description: 'A unit with its project, developer, area, plan and tags.' },
+  { description: 'A unit with its project, developer, area, plan and tags.' },
 );

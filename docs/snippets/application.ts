@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import { CatalogueApiError, type CatalogueClient } from '@catalogue-api/sdk';
+
+/**
+ * Step 5: the application form's handler. Make the Idempotency-Key when you render the form and send
+ * it with the post: a double click or a retry then returns the first offer instead of a second one.
+ */
+export async function apply(catalogue: CatalogueClient, unitId: number, form: { firstName: string; email?: string; mobile?: string }, idempotencyKey: string = randomUUID()) {
+  try {
+    const { offer, client } = await catalogue.submitApplication(
+      unitId,
+      { client: { first_name: form.firstName, email: form.email, mobile_number: form.mobile }, preferences: { based_on_unit: true } },
+      { idempotencyKey },
+    );
+    return { ok: true as const, offerId: offer.id, reference: offer.uuid, price: offer.price, newClient: client.created };
+  } catch (error) {
+    // 400: the message names the field, e.g. "client.mobile_number must contain at least one digit".
+    if (error instanceof CatalogueApiError && error.status === 400) return { ok: false as const, message: error.message };
+    throw error;
+  }
+}

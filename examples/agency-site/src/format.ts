@@ -1,0 +1,29 @@
+/** Display helpers shared by the pages. */
+export function money(amount: number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined) return 'Price on request';
+  try {
+    return new Intl.NumberFormat('en-AE', { style: 'currency', currency, maximumFractionDigits: 0 }).format(amount);
+  } catch {
+    return `${currency} ${Math.round(amount).toLocaleString('en-AE')}`;
+  }
+}
+
+export function area(m2: number | null | undefined): string {
+  return m2 === null || m2 === undefined ? '—' : `${Math.round(m2).toLocaleString('en-AE')} m² (${Math.round(m2 * 10.7639104).toLocaleString('en-AE')} ft²)`;
+}
+
+export function date(value: string | null | undefined): string {
+  return value ? new Date(value).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }) : '—';
+}
+
+export function bedrooms(count: number): string {
+  return count === 0 ? 'Studio' : count >= 5 ? '5+ bedrooms' : `${count} bedroom${count === 1 ? '' : 's'}`;
+}
+
+export const UNIT_STATUS: Record<number, string> = { 1: 'Announced', 2: 'EOI', 3: 'Start of sales', 4: 'On sale', 5: 'Out of stock' };
+export const PAYMENT_STAGE: Record<number, string> = { 1: 'Down payment', 2: 'During construction', 3: 'On completion' };
+
+/** A file link the browser can load: only absolute http(s) URLs (the demo stores bare paths). */
+export function imageUrl(url: string | null | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined;
+}

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CatalogueApiError, type ApplicationBody, type CatalogueClient } from '@catalogue-api/sdk';
+import { searchCapabilities, type SearchCapabilities } from './capabilities.js';
+import { html, htmlText, type Html } from './html.js';
+import { applicationPage, EMPTY_FIELDS, offerPage, type ApplicationFields } from './pages/application.js';
+import { errorBox, layout, STYLE } from './pages/layout.js';
+import { projectPage } from './pages/project.js';
+import { searchPage } from './pages/search.js';
+import { projectsQuery, readSearchForm } from './search-form.js';
+
+/*
+ * The website is rendered on the server, which holds the API key: the browser only ever talks to
+ * this server and never sees the key or the API. No JavaScript runs in the page.
+ */
+export interface SiteOptions {
+  client: CatalogueClient;
+  capabilities?: SearchCapabilities;
+}
+
+const FORM_LIMIT = 16 * 1024;
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function send(response: ServerResponse, status: number, page: Html): void {
+  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
+  response.end(htmlText(page));
+}
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of request) {
+    body += chunk;
+    if (body.length > FORM_LIMIT) throw new HttpError(413, 'The form is too large.');
+  }
+  return new URLSearchParams(body);
+}
+
+/** The application body from the form: blank optional fields are left out rather than sent empty. */
+export function applicationBody(fields: ApplicationFields): ApplicationBody {
+  const optional = (value: string) => (value.trim() === '' ? undefined : value);
+  return {
+    client: { first_name: fields.first_name, last_name: optional(fields.last_name), email: optional(fields.email), mobile_number: optional(fields.mobile_number) },
+    message: optional(fields.message),
+    // The client's interests are taken from the unit they applied for.
+    preferences: { based_on_unit: true },
+  };
+}
+
+export function createSiteHandler({ client, capabilities = searchCapabilities() }: SiteOptions) {
+  async function search(url: URL, response: ServerResponse): Promise<void> {
+    const form = readSearchForm(url.searchParams);
+    const [developers, areas] = await Promise.all([client.listDevelopers(), capabilities.areaParameter ? client.listAreas() : Promise.resolve([])]);
+    try {
+      const page = await client.listProjects(projectsQuery(form, capabilities));
+      send(response, 200, searchPage({ form, capabilities, developers, areas, page }));
+    } catch (error) {
+      if (!(error instanceof CatalogueApiError) || error.status !== 400) throw error;
+      send(response, 400, searchPage({ form, capabilities, developers, areas, error }));
+    }
+  }
+
+  async function apply(unitId: number, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const unit = await client.getUnit(unitId);
+    const { cost } = await client.getProject(unit.project_id);
+    if (request.method !== 'POST') {
+      send(response, 200, applicationPage(unit, cost.currency, EMPTY_FIELDS, randomUUID()));
+      return;
+    }
+    const form = await readForm(request);
+    const fields = Object.fromEntries(Object.keys(EMPTY_FIELDS).map((name) => [name, form.get(name) ?? ''])) as unknown as ApplicationFields;
+    // One key per rendered form: a double click or a refresh of the result sends the same key, and the
+    // service answers with the first offer instead of creating another one.
+    const idempotencyKey = form.get('idempotency_key') || randomUUID();
+    try {
+      const result = await client.submitApplication(unit.id, applicationBody(fields), { idempotencyKey });
+      send(response, 201, offerPage(result));
+    } catch (error) {
+      if (!(error instanceof CatalogueApiError) || (error.status !== 400 && error.status !== 409)) throw error;
+      // 409: this key was used with other values (the visitor edited the form after a success); a new key makes it a new application.
+      send(response, error.status, applicationPage(unit, cost.currency, fields, error.status === 409 ? randomUUID() : idempotencyKey, error));
+    }
+  }
+
+  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://site.invalid');
+    try {
+      if (url.pathname === '/style.css') {
+        response.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300', 'x-content-type-options': 'nosniff' });
+        response.end(STYLE);
+        return;
+      }
+      const project = /^\/projects\/(\d{1,9})$/.exec(url.pathname);
+      const unit = /^\/units\/(\d{1,9})\/apply$/.exec(url.pathname);
+      if (request.method === 'GET' && url.pathname === '/') return await search(url, response);
+      if (request.method === 'GET' && project) return send(response, 200, projectPage(await client.getProject(Number(project[1]))));
+      if ((request.method === 'GET' || request.method === 'POST') && unit) return await apply(Number(unit[1]), request, response);
+      throw new HttpError(404, 'Page not found.');
+    } catch (error) {
+      const status = error instanceof HttpError ? error.status : error instanceof CatalogueApiError && error.status === 404 ? 404 : 502;
+      const message =
+        error instanceof HttpError ? error.message : status === 404 ? 'This project or unit is no longer available.' : 'The catalogue is unavailable at the moment. Please try again shortly.';
+      if (status === 502) console.error(error);
+      send(response, status, layout('Sorry', html`<h1>Sorry</h1>${errorBox(message, error instanceof CatalogueApiError ? error.requestId : undefined)}<p><a href="/">Back to search</a></p>`));
+    }
+  };
+}
+
+export interface RunningSite {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startSite(options: SiteOptions & { port?: number; host?: string }): Promise<RunningSite> {
+  const handle = createSiteHandler(options);
+  const server = createServer((request, response) => void handle(request, response));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/database.js';
+import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/project-filters.js';
+import { linkBuilder } from '../src/http/links.js';
+import { findActiveKeyByHash } from '../src/queries/api-keys.js';
+import { findProjects } from '../src/search/find-projects.js';
+import { SearchModel } from '../src/search/search-model.js';
+import { flatListJson } from '../src/search/visibility.js';
+
+/*
+ * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
+ * a few searches without HTTP around them.
+ *
+ *   node --expose-gc --import tsx scripts/search-model-size.ts [--database-url URL | --data-dir DIR] [--builds 3]
+ *
+ * Memory is the V8 heap plus array buffers after a full GC, with the model held, minus the same before
+ * it was built (the database driver's own memory is in both). Searches use every developer as
+ * contracted and a price vector of +1.1 %, as the bench's markup key does.
+ */
+
+const { values } = parseArgs({
+  options: {
+    'database-url': { type: 'string', default: process.env.DATABASE_URL },
+    'data-dir': { type: 'string', default: process.env.DATA_DIR },
+    builds: { type: 'string', default: '3' },
+  },
+});
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+
+function usedBytes(): number {
+  gc!();
+  gc!();
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.arrayBuffers;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const database = await openDatabase({ databaseUrl: values['database-url'], dataDir: values['data-dir'] });
+try {
+  const developerIds = (await database.db.selectFrom('companies').where('company_type', '=', 3).select('id').execute()).map((row) => row.id);
+  void findActiveKeyByHash;
+  const before = usedBytes();
+  const builds: number[] = [];
+  let model = await SearchModel.create(database.db, { links: linkBuilder(undefined) });
+  builds.push(model.current().buildMs);
+  const held = usedBytes() - before;
+  for (let i = 1; i < Number(values.builds); i++) {
+    await model.refresh();
+    builds.push(model.current().buildMs);
+  }
+  const snapshot = model.current();
+  console.log(`driver ${database.driver}: ${snapshot.projects.count} projects, ${snapshot.units.count} units`);
+  console.log(`build: ${builds.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
+  console.log(`memory held by the model: ${mb(held)} (heap + array buffers after GC)`);
+
+  const scope = { contracted_developer_ids: developerIds, price_vector: 1.1 };
+  const queries: Record<string, ProjectsQueryInput> = {
+    'no filter': {},
+    typical: { bedrooms: '2', price_max: 3_000_000, near_transport: true },
+    'typical, sort=-price_from': { bedrooms: '2', price_max: 3_000_000, near_transport: true, sort: '-price_from' },
+    'typical, all facets': { bedrooms: '2', price_max: 3_000_000, near_transport: true, facets: 'bedrooms,statuses,development_status,developer,unit_types,area,is_branded,is_resale,is_escrow' },
+    'unit tag + price': { unit_preference_ids: '1', price_min: 1_000_000, price_max: 2_000_000 },
+    'price per m2': { price_per_m2_min: 10_000, price_per_m2_max: 20_000 },
+    search: { search: 'tower' },
+    'deep offset': { offset: 4000 },
+  };
+  for (const [name, query] of Object.entries(queries)) {
+    const page = parseProjectsQuery(query);
+    const context = { amenitiesRadiusM: undefined };
+    let total = 0;
+    for (let i = 0; i < 50; i++) total = findProjects(snapshot, scope, page, context).total;
+    const runs = 300;
+    const started = performance.now();
+    for (let i = 0; i < runs; i++) findProjects(snapshot, scope, page, context);
+    console.log(`${name}: ${((performance.now() - started) / runs).toFixed(3)} ms per search (total ${total})`);
+  }
+  const started = performance.now();
+  const list = flatListJson(snapshot, developerIds);
+  console.log(`/projects/list items: ${(performance.now() - started).toFixed(1)} ms first time, ${list.length} characters`);
+  model = undefined as never;
+} finally {
+  await database.close();
+}

@@ -1,0 +1,140 @@
+import createClient, { type Client } from 'openapi-fetch';
+import { CatalogueApiError } from './errors.js';
+import type { paths } from './generated/schema.js';
+import { nextOffset, pages } from './paging.js';
+import { retryingFetch, type RetryOptions } from './retry.js';
+import type {
+  ApplicationBody,
+  ApplicationResult,
+  Area,
+  AreasQuery,
+  Developer,
+  FlatProject,
+  Project,
+  ProjectContacts,
+  ProjectFeatures,
+  ProjectFeaturesQuery,
+  ProjectListItem,
+  ProjectsPage,
+  ProjectsQuery,
+  Unit,
+  UnitTag,
+  WhoAmI,
+} from './types.js';
+
+export interface CatalogueClientOptions {
+  /** Where the API is served, e.g. `https://catalogue.example.com` (no trailing path needed). */
+  baseUrl: string;
+  /** The agency API key (`ck_…`). Keep it on a server: it is sent with every request. */
+  apiKey: string;
+  /** Retries of reads (and of applications sent with an Idempotency-Key) on 500, 503 and network errors. */
+  retry?: RetryOptions;
+  /** A fetch of your own (a proxy agent, instrumentation); default the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export interface ApplicationOptions {
+  /**
+   * Recommended. 1 to 255 visible ASCII characters, one per attempt (a UUID): the service answers a
+   * repeat with the first response instead of creating a second offer, so the SDK may retry the call
+   * on 500, 503 or a lost connection. Without it the POST is sent exactly once.
+   */
+  idempotencyKey?: string;
+}
+
+/** Result of an openapi-fetch call, as far as unwrapping needs it. */
+interface FetchResult<Body> {
+  data?: Body;
+  error?: unknown;
+  response: Response;
+}
+
+/** The envelope's `data` on success; a CatalogueApiError with the service's message otherwise. */
+async function unwrap<Data>(call: Promise<FetchResult<{ status: 'success'; data: Data }>>): Promise<Data> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) throw CatalogueApiError.fromResponse(response, error);
+  return data.data;
+}
+
+/**
+ * The Catalogue API, one method per operation. Every method returns the `data` of the success
+ * envelope and throws CatalogueApiError otherwise. `raw` is the underlying openapi-fetch client for
+ * what the methods do not cover (headers such as If-None-Match, the full response).
+ */
+export class CatalogueClient {
+  readonly raw: Client<paths>;
+
+  constructor(options: CatalogueClientOptions) {
+    this.raw = createClient<paths>({
+      baseUrl: options.baseUrl,
+      headers: { 'X-API-Key': options.apiKey },
+      fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
+    });
+  }
+
+  /** GET /whoIAm: the key's agency, author and price factor. */
+  whoAmI(): Promise<WhoAmI> {
+    return unwrap(this.raw.GET('/whoIAm'));
+  }
+
+  /** GET /companies: the developers whose projects the key can see. */
+  async listDevelopers(): Promise<Developer[]> {
+    return (await unwrap(this.raw.GET('/companies'))).items;
+  }
+
+  /** GET /areas, optionally of one city. */
+  listAreas(query: AreasQuery = {}): Promise<Area[]> {
+    return unwrap(this.raw.GET('/areas', { params: { query } }));
+  }
+
+  /** GET /preferences: unit tags. */
+  listUnitTags(): Promise<UnitTag[]> {
+    return unwrap(this.raw.GET('/preferences'));
+  }
+
+  /** GET /project-preferences: project features (type 1) and amenities (type 2). */
+  listProjectFeatures(query: ProjectFeaturesQuery = {}): Promise<ProjectFeatures> {
+    return unwrap(this.raw.GET('/project-preferences', { params: { query } }));
+  }
+
+  /** GET /projects: one page of the search, with the total number of matches. */
+  listProjects(query: ProjectsQuery = {}): Promise<ProjectsPage> {
+    return unwrap(this.raw.GET('/projects', { params: { query } }));
+  }
+
+  /** Every page of GET /projects for `query`, from `query.offset` (default 0) to the end. */
+  projectPages(query: ProjectsQuery = {}): AsyncGenerator<ProjectsPage, void, undefined> {
+    return pages(query.offset ?? 0, (offset) => this.listProjects({ ...query, offset }), nextOffset);
+  }
+
+  /** Every project matching `query`, page after page (`query.limit` is the page size; default 100, the largest). */
+  async *projects(query: ProjectsQuery = {}): AsyncGenerator<ProjectListItem, void, undefined> {
+    for await (const page of this.projectPages({ limit: 100, ...query })) yield* page.items;
+  }
+
+  /** GET /projects/list: every published project visible to the key, flat. */
+  async listAllProjects(): Promise<FlatProject[]> {
+    return (await unwrap(this.raw.GET('/projects/list'))).items;
+  }
+
+  /** GET /projects/{id}: the project with gallery, units, payment plan and nearby facilities. */
+  getProject(id: number): Promise<Project> {
+    return unwrap(this.raw.GET('/projects/{id}', { params: { path: { id } } }));
+  }
+
+  /** GET /projects/{id}/contacts: the developer and its staff. */
+  getProjectContacts(id: number): Promise<ProjectContacts> {
+    return unwrap(this.raw.GET('/projects/{id}/contacts', { params: { path: { id } } }));
+  }
+
+  /** GET /units/{id}: the unit with its project, developer, area, floor plan and tags. */
+  getUnit(id: number): Promise<Unit> {
+    return unwrap(this.raw.GET('/units/{id}', { params: { path: { id } } }));
+  }
+
+  /** POST /units/{id}/applications: records client + opportunity + draft offer in the agency CRM. */
+  submitApplication(unitId: number, body: ApplicationBody, options: ApplicationOptions = {}): Promise<ApplicationResult> {
+    const header = options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey };
+    return unwrap(this.raw.POST('/units/{id}/applications', { params: { path: { id: unitId }, header }, body }));
+  }
+}

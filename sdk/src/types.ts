@@ -1,0 +1,31 @@
+import type { operations } from './generated/schema.js';
+
+/*
+ * Names for the generated types an integrator handles most, all derived from the generated
+ * `operations` (never written by hand), so they follow the OpenAPI document when it is regenerated.
+ */
+type OperationId = keyof operations;
+type JsonBody<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
+type SuccessBody<Op> = Op extends { responses: { 200: infer R } } ? JsonBody<R> : Op extends { responses: { 201: infer R } } ? JsonBody<R> : never;
+
+/** The `data` of an operation's success envelope. */
+export type ResponseData<K extends OperationId> = SuccessBody<operations[K]> extends { data: infer Data } ? Data : never;
+/** The query parameters of an operation. */
+export type QueryOf<K extends OperationId> = operations[K]['parameters'] extends { query?: infer Query } ? NonNullable<Query> : never;
+
+export type WhoAmI = ResponseData<'whoAmI'>;
+export type Developer = ResponseData<'listDevelopers'>['items'][number];
+export type Area = ResponseData<'listAreas'>[number];
+export type AreasQuery = QueryOf<'listAreas'>;
+export type UnitTag = ResponseData<'listUnitTags'>[number];
+export type ProjectFeatures = ResponseData<'listProjectFeatures'>;
+export type ProjectFeaturesQuery = QueryOf<'listProjectFeatures'>;
+export type ProjectsQuery = QueryOf<'listProjects'>;
+export type ProjectsPage = ResponseData<'listProjects'>;
+export type ProjectListItem = ProjectsPage['items'][number];
+export type FlatProject = ResponseData<'listAllProjects'>['items'][number];
+export type Project = ResponseData<'getProject'>;
+export type ProjectContacts = ResponseData<'getProjectContacts'>;
+export type Unit = ResponseData<'getUnit'>;
+export type ApplicationBody = operations['submitApplication']['requestBody']['content']['application/json'];
+export type ApplicationResult = ResponseData<'submitApplication'>;

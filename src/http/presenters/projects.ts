@@ -1,0 +1,41 @@
+import type { FeatureRow, ProjectListRow } from '../../queries/projects.js';
+import type { LinkBuilder } from '../links.js';
+import type { ProjectListItem } from '../schemas/projects.js';
+
+/*
+ * Project rows as the API shows them. Shared by the routes and by the in-memory search, which renders
+ * each list item once per snapshot (src/search), so both shapes come from this one place.
+ */
+
+export function toPaymentPlan(plan: { type: number; percent: number }) {
+  return { type: plan.type as 1 | 2 | 3, percent: Number(plan.percent) };
+}
+
+export function toPreferences(features: readonly FeatureRow[]) {
+  const toFeature = (row: FeatureRow) => ({ id: row.id, name: row.name, type: row.type as 1 | 2 });
+  return {
+    features: features.filter((row) => row.type === 1).map(toFeature),
+    amenities: features.filter((row) => row.type === 2).map(toFeature),
+  };
+}
+
+/** An item of GET /projects, in the schema's property order. */
+export function toProjectListItem(row: ProjectListRow, links: LinkBuilder): ProjectListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    development_status: row.development_status,
+    is_branded: row.is_branded,
+    is_resale: row.is_resale,
+    is_escrow: row.is_escrow,
+    handover_date: row.handover_date,
+    price_from: row.price_from,
+    size_from: row.size_from,
+    currency: row.currency,
+    logo: links(row.logo_path),
+    company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
+    payment_plans: row.payment_plans.map(toPaymentPlan),
+    preferences: toPreferences(row.features),
+  };
+}

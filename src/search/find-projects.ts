@@ -1,0 +1,259 @@
+import { compareDecimalTexts } from '../domain/decimal.js';
+import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
+import { keyPricing, type KeyPricing } from '../domain/pricing.js';
+import type { ProjectFacets } from '../http/schemas/projects.js';
+import { BUCKETS, PROJECT_FACET_NAMES, type ProjectFacetName, type Snapshot } from './snapshot.js';
+import { UnitMatcher } from './unit-matcher.js';
+import { visibleScope } from './visibility.js';
+
+/*
+ * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
+ * src/queries/projects.ts (kept as the reference of the differential tests), evaluated over the
+ * snapshot's columns. Exactness where SQL is exact: price bounds become a window of base prices in
+ * whole cents (pricing.ts), payment shares and per-area prices fall back to exact decimals whenever
+ * doubles cannot decide, handover instants are compared to the microsecond, and case folding uses the
+ * database's own lower().
+ */
+
+export interface SearchScope {
+  contracted_developer_ids: number[];
+  price_vector: number;
+}
+
+export interface SearchContext {
+  /** AMENITIEST_RADIUS, metres; undefined: every linked facility counts. */
+  amenitiesRadiusM: number | undefined;
+}
+
+export interface FoundProjects {
+  total: number;
+  /** JSON text of the items array. */
+  items: string;
+  facets?: ProjectFacets;
+}
+
+/** Project-level facets that have a filter of their own (`area` has none). */
+type ProjectFacet = Exclude<ProjectFacetName, 'area'>;
+const PROJECT_FACETS = PROJECT_FACET_NAMES.filter((name): name is ProjectFacet => name !== 'area');
+
+export function findProjects(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, context: SearchContext): FoundProjects {
+  const { projects } = snapshot;
+  const visible = visibleScope(snapshot, scope.contracted_developer_ids).visible;
+  const pricing = keyPricing(scope.price_vector);
+  const tests = compile(snapshot, page.filters, pricing, context);
+  const { offset, limit } = page;
+  const end = offset + limit;
+
+  const onPage: number[] = [];
+  let total = 0;
+  if (page.sort.key === 'distance') {
+    const { lat, lng } = page.filters.geo!;
+    const matched: { index: number; distance: number }[] = [];
+    for (let i = 0; i < projects.count; i++) {
+      if (visible[i] && tests.project(i) && tests.units.matches(i)) {
+        matched.push({ index: i, distance: haversineM(lat, lng, projects.latitude[i], projects.longitude[i]) });
+      }
+    }
+    const direction = page.sort.descending ? -1 : 1;
+    matched.sort((a, b) => (a.distance !== b.distance ? (a.distance < b.distance ? -direction : direction) : projects.id[a.index] - projects.id[b.index]));
+    total = matched.length;
+    for (let k = offset; k < Math.min(end, total); k++) onPage.push(matched[k].index);
+  } else {
+    const orders = snapshot.orders[page.sort.key];
+    const order = page.sort.descending ? orders.descending : orders.ascending;
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k];
+      if (!visible[i] || !tests.project(i) || !tests.units.matches(i)) continue;
+      if (total >= offset && total < end) onPage.push(i);
+      total++;
+    }
+  }
+
+  const items = onPage.map((i) => {
+    const cents = projects.minBaseCents[i];
+    const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
+    return projects.itemHead[i] + price + projects.itemTail[i];
+  });
+  const found: FoundProjects = { total, items: `[${items.join(',')}]` };
+  if (page.facets.length > 0) found.facets = countFacets(snapshot, visible, tests, page.facets);
+  return found;
+}
+
+interface Tests {
+  /** Every project-level filter. */
+  project(i: number): boolean;
+  /** Every project-level filter that is not a facet's own. */
+  rest(i: number): boolean;
+  /** The facet's own filter, when the request has one. */
+  facet: Partial<Record<ProjectFacet, (i: number) => boolean>>;
+  /** The unit-level filters. */
+  units: UnitMatcher;
+}
+
+function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext): Tests {
+  const p = snapshot.projects;
+  const checks: ((i: number) => boolean)[] = [];
+  const facet: Tests['facet'] = {};
+
+  if (filters.search !== undefined) {
+    const term = lowerLikeDatabase(filters.search, snapshot.lowerCase);
+    checks.push((i) => p.nameLower[i].includes(term) || p.developerLower[i].includes(term));
+  }
+  const among = (values: number[] | undefined, column: Int32Array) => {
+    if (!values) return undefined;
+    const wanted = new Set(values);
+    return (i: number) => wanted.has(column[i]);
+  };
+  const flag = (value: boolean | undefined, column: Uint8Array) => (value === undefined ? undefined : (i: number) => (column[i] === 1) === value);
+  const facetTests: Record<ProjectFacet, ((i: number) => boolean) | undefined> = {
+    developer: among(filters.developerIds, p.companyId),
+    unit_types: among(filters.unitTypes, p.type),
+    development_status: among(filters.developmentStatuses, p.developmentStatus),
+    is_branded: flag(filters.isBranded, p.isBranded),
+    is_resale: flag(filters.isResale, p.isResale),
+    is_escrow: flag(filters.isEscrow, p.isEscrow),
+  };
+  for (const name of PROJECT_FACETS) if (facetTests[name]) facet[name] = facetTests[name];
+
+  if (filters.handoverFrom) {
+    const bound = instantOf(filters.handoverFrom);
+    checks.push((i) => !Number.isNaN(p.handoverSeconds[i]) && compareInstant(p.handoverSeconds[i], p.handoverMicros[i], bound) >= 0);
+  }
+  if (filters.handoverTo) {
+    const bound = instantOf(filters.handoverTo);
+    const inclusive = filters.handoverTo.inclusive;
+    checks.push((i) => {
+      if (Number.isNaN(p.handoverSeconds[i])) return false;
+      const order = compareInstant(p.handoverSeconds[i], p.handoverMicros[i], bound);
+      return inclusive ? order <= 0 : order < 0;
+    });
+  }
+  if (filters.paymentMaxPreHandover !== undefined) {
+    const bound = filters.paymentMaxPreHandover;
+    const text = String(bound);
+    checks.push((i) => p.preShareText[i] !== null && compareDecimalTexts(p.preShareText[i]!, p.preShare[i], text, bound) <= 0);
+  }
+  if (filters.paymentMinAfterHandover !== undefined) {
+    const bound = filters.paymentMinAfterHandover;
+    const text = String(bound);
+    checks.push((i) => p.afterShareText[i] !== null && compareDecimalTexts(p.afterShareText[i]!, p.afterShare[i], text, bound) >= 0);
+  }
+  if (filters.paymentOnlyPostHandover) checks.push((i) => p.postHandover[i] === 1);
+  if (filters.geo) {
+    const { box, lat, lng, radiusM } = filters.geo;
+    // The same box pre-test as the SQL (BETWEEN, inclusive), then the same great-circle formula.
+    const hasLngBox = box.minLng !== undefined && box.maxLng !== undefined;
+    checks.push((i) => {
+      const plat = p.latitude[i];
+      const plng = p.longitude[i];
+      if (!(plat >= box.minLat && plat <= box.maxLat) || Number.isNaN(plng)) return false;
+      if (hasLngBox && !(plng >= box.minLng! && plng <= box.maxLng!)) return false;
+      return haversineM(lat, lng, plat, plng) <= radiusM;
+    });
+  }
+  for (const category of filters.nearCategories) {
+    const nearest = p.nearest[category];
+    const radius = context.amenitiesRadiusM;
+    checks.push(radius === undefined ? (i) => !Number.isNaN(nearest[i]) : (i) => nearest[i] < radius);
+  }
+  if (filters.featureIds) {
+    const mask = p.features.mask(filters.featureIds);
+    checks.push(mask === null ? () => false : (i) => p.features.hasAll(i, mask));
+  }
+
+  const all = [...Object.values(facet), ...checks];
+  return {
+    project: (i) => {
+      for (let k = 0; k < all.length; k++) if (!all[k](i)) return false;
+      return true;
+    },
+    rest: (i) => {
+      for (let k = 0; k < checks.length; k++) if (!checks[k](i)) return false;
+      return true;
+    },
+    facet,
+    units: new UnitMatcher(snapshot, filters.units, pricing),
+  };
+}
+
+/**
+ * The counts of each facet asked for. A project counts for a value of facet F when it passes every
+ * filter except F's own and has that value (for unit-level facets: has one unit with that value that
+ * passes every other unit-level filter), which is the total the request would have with F's filter
+ * replaced by that single value.
+ */
+function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, names: FacetName[]): ProjectFacets {
+  const p = snapshot.projects;
+  const projectFacets = PROJECT_FACET_NAMES.filter((name) => names.includes(name)).map((name) => ({
+    name,
+    ...snapshot.facetValues[name],
+    counts: new Int32Array(snapshot.facetValues[name].values.length),
+  }));
+  const byName = new Map(projectFacets.map((facet) => [facet.name as FacetName, facet]));
+  const ownTests = Object.entries(tests.facet) as [ProjectFacet, (i: number) => boolean][];
+  const bedrooms = names.includes('bedrooms') ? new Int32Array(BUCKETS) : undefined;
+  const statuses = names.includes('statuses') ? new Int32Array(32) : undefined;
+
+  for (let i = 0; i < p.count; i++) {
+    if (!visible[i] || !tests.rest(i)) continue;
+    // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
+    let failed: ProjectFacet | undefined;
+    let failures = 0;
+    for (const [name, test] of ownTests) {
+      if (!test(i)) {
+        failed = name;
+        if (++failures > 1) break;
+      }
+    }
+    if (failures > 1) continue;
+    if (failures === 1) {
+      const facet = byName.get(failed!);
+      if (facet && tests.units.matches(i)) facet.counts[facet.of[i]]++;
+      continue;
+    }
+    if (projectFacets.length > 0 && tests.units.matches(i)) {
+      for (const facet of projectFacets) if (facet.of[i] >= 0) facet.counts[facet.of[i]]++;
+    }
+    if (bedrooms) {
+      const buckets = tests.units.bucketsWithMatch(i);
+      for (let bucket = 0; bucket < BUCKETS; bucket++) if ((buckets >> bucket) & 1) bedrooms[bucket]++;
+    }
+    if (statuses) {
+      const found = tests.units.statusesWithMatch(i);
+      for (let status = 0; status < 32; status++) if ((found >> status) & 1) statuses[status]++;
+    }
+  }
+
+  const facets: Record<string, { value: number | boolean; count: number }[]> = {};
+  const listed = (values: readonly (number | boolean)[], counts: Int32Array) =>
+    values.flatMap((value, k) => (counts[k] > 0 ? [{ value, count: counts[k] }] : []));
+  for (const name of names) {
+    if (name === 'bedrooms') facets.bedrooms = listed([0, 1, 2, 3, 4, 5], bedrooms!);
+    else if (name === 'statuses') facets.statuses = listed(Array.from({ length: 32 }, (_, k) => k), statuses!);
+    else facets[name] = listed(byName.get(name)!.values, byName.get(name)!.counts);
+  }
+  return facets as ProjectFacets;
+}
+
+/** lower() of text as the database computes it (code point by code point, see readLowerCaseTable). */
+export function lowerLikeDatabase(text: string, table: Map<number, string>): string {
+  let lower = '';
+  for (const char of text) lower += table.get(char.codePointAt(0)!) ?? char;
+  return lower;
+}
+
+/** A handover bound (RFC 3339 text from the filter parser) as seconds and microseconds. */
+function instantOf(bound: HandoverBound): { seconds: number; micros: number } {
+  const match = /^(\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?Z$/.exec(bound.at);
+  if (!match) throw new Error(`unexpected handover bound ${bound.at}`);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hour, minute, second, 0);
+  return { seconds: date.getTime() / 1000, micros: Number((match[7] ?? '').padEnd(6, '0')) };
+}
+
+function compareInstant(seconds: number, micros: number, bound: { seconds: number; micros: number }): number {
+  if (seconds !== bound.seconds) return seconds < bound.seconds ? -1 : 1;
+  return micros === bound.micros ? 0 : micros < bound.micros ? -1 : 1;
+}

@@ -1,0 +1,39 @@
+/*
+ * What one visibility scope (a key's contracted developers) sees of a snapshot, worked out once per
+ * snapshot and kept for the next request of any key with the same contracts: the visible projects,
+ * and the whole GET /projects/list and GET /companies item arrays as JSON text. Bounded: the least
+ * recently used scope goes when more than MAX_SCOPES are held (each costs about one byte per project
+ * plus the two texts, ~0.5 MB on the L catalogue with every developer contracted).
+ */
+export const MAX_SCOPES = 64;
+
+export interface Scope {
+  /** 1 for each visible project index. */
+  visible: Uint8Array;
+  /** JSON text of the items of GET /projects/list and GET /companies, made on first use. */
+  flatList?: string;
+  companies?: string;
+}
+
+export class ScopeCache {
+  private readonly scopes = new Map<string, Scope>();
+
+  get(developerIds: readonly number[], make: () => Scope): Scope {
+    const key = developerIds.join(',');
+    const found = this.scopes.get(key);
+    if (found) {
+      // Map keeps insertion order: re-inserting marks it most recently used.
+      this.scopes.delete(key);
+      this.scopes.set(key, found);
+      return found;
+    }
+    const scope = make();
+    this.scopes.set(key, scope);
+    if (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
+    return scope;
+  }
+
+  get size(): number {
+    return this.scopes.size;
+  }
+}

@@ -1,0 +1,119 @@
+import type { Kysely } from 'kysely';
+import type { ChangeSignal } from '../changes/change-signal.js';
+import type { DB } from '../db/schema.js';
+import type { LinkBuilder } from '../http/links.js';
+import { buildSnapshot, type Snapshot } from './snapshot.js';
+
+/*
+ * The in-memory read model of the catalogue search, one per API process. The database stays the
+ * source of truth: the model only holds the last snapshot built from it, and every process builds
+ * its own, so API processes stay stateless and scale out.
+ *
+ * A request takes current() once and works on that snapshot to the end; refresh() builds a new one
+ * aside and swaps the reference, so a request never sees two catalogues. Refreshes coalesce: asked
+ * while one runs, exactly one more runs after it (whatever the number of asks), which then reads
+ * everything committed before it started.
+ *
+ * Following the catalogue: with `changes`, every catalogue signal (and every resync after a lost
+ * listener) asks for a refresh, and requests take `latest()`: the snapshot, once it holds every
+ * version signalled so far. A request arriving between an import's signal and the swap waits for the
+ * swap (at most FRESHNESS_WAIT_MS, then it is served from the previous snapshot), so GET /projects
+ * agrees with the detail endpoints, which read the database, from the signal on.
+ */
+export interface SearchModelOptions {
+  links: LinkBuilder;
+  changes?: Pick<ChangeSignal, 'subscribe' | 'catalogueVersion'>;
+  /** A refresh asked for by a signal failed (the previous snapshot stays in service). */
+  onError?: (error: unknown) => void;
+  /**
+   * Where a refresh reads (default: the `db` given to create). With read replicas: a replica that has
+   * replayed every commit made before the refresh, else the primary (readerAfterLatestCommit).
+   */
+  readFrom?: () => Promise<Kysely<DB>>;
+}
+
+/** How long a request waits for a refresh already asked for, before it is served the older snapshot. */
+export const FRESHNESS_WAIT_MS = 5_000;
+
+export class SearchModel {
+  private snapshot: Snapshot;
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  private constructor(
+    private readonly db: Kysely<DB>,
+    private readonly options: SearchModelOptions,
+    first: Snapshot,
+  ) {
+    this.snapshot = first;
+  }
+
+  /** Builds the first snapshot; the process should not listen before this resolves. */
+  static async create(db: Kysely<DB>, options: SearchModelOptions): Promise<SearchModel> {
+    const model = new SearchModel(db, options, await buildSnapshot(db, { links: options.links, generation: 1 }));
+    options.changes?.subscribe((change) => {
+      if (change.kind === 'access') return;
+      model.refresh().catch((error: unknown) => options.onError?.(error));
+    });
+    // A change committed while the first snapshot was being built is caught up with here.
+    if (options.changes && options.changes.catalogueVersion > model.snapshot.catalogueVersion) await model.refresh();
+    return model;
+  }
+
+  current(): Snapshot {
+    return this.snapshot;
+  }
+
+  /** The snapshot once it holds every catalogue version signalled so far (see above). */
+  async latest(): Promise<Snapshot> {
+    const wanted = this.options.changes?.catalogueVersion ?? 0;
+    if (this.snapshot.catalogueVersion >= wanted) return this.snapshot;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.refresh().catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, FRESHNESS_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+    return this.snapshot;
+  }
+
+  /** Number of snapshots built so far (1 after create); grows by one with every completed refresh. */
+  get version(): number {
+    return this.snapshot.generation;
+  }
+
+  get builtAt(): Date {
+    return this.snapshot.builtAt;
+  }
+
+  /**
+   * Rebuilds from the database and swaps. Resolves once a snapshot that started after this call is
+   * being served; rejects when that build failed (the previous snapshot then stays in service).
+   */
+  refresh(): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.start();
+    // One is running: it may have read the catalogue before the change that prompted this call.
+    this.queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<void> {
+    const run: Promise<void> = this.rebuild().finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async rebuild(): Promise<void> {
+    const db = this.options.readFrom ? await this.options.readFrom() : this.db;
+    const next = await buildSnapshot(db, { links: this.options.links, generation: this.snapshot.generation + 1 });
+    this.snapshot = next;
+  }
+}

@@ -1,0 +1,398 @@
+import type { Kysely } from 'kysely';
+import type { DB, FacilityCategory } from '../db/schema.js';
+import { parseDecimal } from '../domain/decimal.js';
+import { SORT_KEYS, type FacetName, type SortKey } from '../domain/project-filters.js';
+import type { LinkBuilder } from '../http/links.js';
+import { toProjectListItem } from '../http/presenters/projects.js';
+import { spliceRawProperty } from '../http/raw-json.js';
+import { FACILITY_CATEGORIES } from '../http/schemas/projects.js';
+import {
+  readLowerCaseTable,
+  readSearchDevelopers,
+  readSearchProjects,
+  readSearchUnits,
+  type SearchProjectRow,
+  type SearchUnitRow,
+} from '../queries/search-catalogue.js';
+import { Membership } from './membership.js';
+import { ScopeCache } from './scopes.js';
+
+/*
+ * One immutable picture of the searchable catalogue: the live projects (published, not deleted) and
+ * their live units as columns (typed arrays, index = position in id order), the orders of every sort,
+ * and each project's GET /projects item as JSON text around its one key-dependent value (price_from).
+ * Built from the database by buildSnapshot; never changed afterwards (only its per-scope cache fills).
+ */
+
+export interface ProjectColumns {
+  count: number;
+  id: Int32Array;
+  companyId: Int32Array;
+  /** 0 when the project has no area (ids are positive). */
+  areaId: Int32Array;
+  type: Int32Array;
+  developmentStatus: Int32Array;
+  isBranded: Uint8Array;
+  isResale: Uint8Array;
+  isEscrow: Uint8Array;
+  /** A payment-plan part of type 3 with a percent above 0. */
+  postHandover: Uint8Array;
+  /** Handover instant as whole seconds since the epoch (NaN: none) and the microseconds past them. */
+  handoverSeconds: Float64Array;
+  handoverMicros: Int32Array;
+  latitude: Float64Array;
+  longitude: Float64Array;
+  /** Metres to the nearest linked facility per category; NaN when none. */
+  nearest: Record<FacilityCategory, Float64Array>;
+  /** Payment-plan shares (types 1+2, type 3) as doubles and exact text; NaN/null: no payment plan. */
+  preShare: Float64Array;
+  preShareText: (string | null)[];
+  afterShare: Float64Array;
+  afterShareText: (string | null)[];
+  /** lower() of the name and of the developer's name, as the database folds case. */
+  nameLower: string[];
+  developerLower: string[];
+  features: Membership;
+  /** Units of project i: unitStart[i] .. unitStart[i + 1] - 1. */
+  unitStart: Int32Array;
+  /** Lowest base price of the live units, in cents; NaN when none has a price. */
+  minBaseCents: Float64Array;
+  /** Smallest live unit area; NaN when no unit. */
+  sizeFrom: Float64Array;
+  /** The item JSON before and after the value of price_from. */
+  itemHead: string[];
+  itemTail: string[];
+  /** The GET /projects/list entry as JSON. */
+  flatItem: string[];
+  unitSummary: UnitSummary;
+}
+
+/**
+ * What each project's live units hold, to rule a project out (or in) without visiting its units. A
+ * cell is a bedroom bucket (see BUCKETS) and a unit status (1 to 5): per cell, whether a unit is in it
+ * (bit `status` of cellStatuses[p * BUCKETS + bucket]) and the lowest and highest base price of its
+ * priced units (at cellOf(p, bucket, status)). Buckets and statuses also as bits over all units.
+ */
+export interface UnitSummary {
+  buckets: Uint8Array;
+  statuses: Uint8Array;
+  cellStatuses: Uint8Array;
+  cellMin: Float64Array;
+  cellMax: Float64Array;
+  minArea: Float64Array;
+  maxArea: Float64Array;
+  maxParking: Float64Array;
+  /** Over priced units of positive area: the lowest and highest base cents per m², and the smallest area. */
+  minRatio: Float64Array;
+  maxRatio: Float64Array;
+  minPositiveArea: Float64Array;
+  /** Every tag carried by one of the project's units. */
+  tags: Membership;
+}
+
+export interface UnitColumns {
+  count: number;
+  project: Int32Array;
+  bedrooms: Int32Array;
+  status: Int32Array;
+  parking: Int32Array;
+  /** Base price in cents; NaN when the unit has no price. */
+  baseCents: Float64Array;
+  area: Float64Array;
+  tags: Membership;
+}
+
+export interface DeveloperEntry {
+  id: number;
+  /** The GET /companies entry as JSON. */
+  json: string;
+}
+
+export type SortOrders = Record<Exclude<SortKey, 'distance'>, { ascending: Int32Array; descending: Int32Array }>;
+
+export interface Snapshot {
+  /** Counts the snapshots built by one SearchModel, from 1. */
+  generation: number;
+  /** The catalogue version (catalogue_state) the snapshot was read at: it holds every change up to it. */
+  catalogueVersion: number;
+  builtAt: Date;
+  buildMs: number;
+  projects: ProjectColumns;
+  units: UnitColumns;
+  orders: SortOrders;
+  /** GET /companies before the key's contracts are applied, in its order. */
+  developers: DeveloperEntry[];
+  /** Code point -> the database's lower() of it, where it differs. */
+  lowerCase: Map<number, string>;
+  scopes: ScopeCache;
+  /** Project index by id. */
+  indexOf: Map<number, number>;
+  /** Per project-level facet: its values (ascending) and each project's value index (-1: none). */
+  facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; of: Int32Array }>;
+}
+
+export const PROJECT_FACET_NAMES = ['developer', 'unit_types', 'development_status', 'is_branded', 'is_resale', 'is_escrow', 'area'] as const satisfies readonly FacetName[];
+export type ProjectFacetName = (typeof PROJECT_FACET_NAMES)[number];
+
+export interface SnapshotOptions {
+  links: LinkBuilder;
+  generation: number;
+}
+
+/** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
+export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
+  const started = performance.now();
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      // One after the other: a transaction has one connection. The version first: it fixes the
+      // transaction's snapshot, so the rows read next are exactly those of that version.
+      const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
+      const projectRows = await readSearchProjects(trx);
+      const unitRows = await readSearchUnits(trx);
+      const developerRows = await readSearchDevelopers(trx);
+      const lowerCase = await readLowerCaseTable(trx);
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase };
+    });
+  const projects = projectColumns(projectRows);
+  const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
+  const units = unitColumns(unitRows, indexOf, projects);
+  renderItems(projectRows, projects, options.links);
+  const snapshot: Snapshot = {
+    generation: options.generation,
+    catalogueVersion,
+    builtAt: new Date(),
+    buildMs: 0,
+    projects,
+    units,
+    orders: sortOrders(projectRows, projects),
+    developers: developerRows.map((row) => ({ id: row.id, json: JSON.stringify({ id: row.id, name: row.name, logo: options.links(row.logo_path) }) })),
+    lowerCase,
+    scopes: new ScopeCache(),
+    indexOf,
+    facetValues: facetValues(projects),
+  };
+  snapshot.buildMs = performance.now() - started;
+  return snapshot;
+}
+
+function projectColumns(rows: SearchProjectRow[]): ProjectColumns {
+  const count = rows.length;
+  const ints = (read: (row: SearchProjectRow) => number) => Int32Array.from(rows, read);
+  const flags = (read: (row: SearchProjectRow) => boolean) => Uint8Array.from(rows, (row) => (read(row) ? 1 : 0));
+  const doubles = (read: (row: SearchProjectRow) => number | null) => Float64Array.from(rows, (row) => read(row) ?? Number.NaN);
+  const handoverSeconds = new Float64Array(count);
+  const handoverMicros = new Int32Array(count);
+  rows.forEach((row, i) => {
+    if (row.handover_epoch === null) {
+      handoverSeconds[i] = Number.NaN;
+      return;
+    }
+    const instant = splitMicros(parseDecimal(row.handover_epoch));
+    handoverSeconds[i] = instant.seconds;
+    handoverMicros[i] = instant.micros;
+  });
+  return {
+    count,
+    id: ints((row) => row.id),
+    companyId: ints((row) => row.company_id),
+    areaId: ints((row) => row.area_id ?? 0),
+    type: ints((row) => row.type),
+    developmentStatus: ints((row) => row.development_status),
+    isBranded: flags((row) => row.is_branded),
+    isResale: flags((row) => row.is_resale),
+    isEscrow: flags((row) => row.is_escrow),
+    postHandover: flags((row) => row.post_handover),
+    handoverSeconds,
+    handoverMicros,
+    latitude: doubles((row) => row.latitude),
+    longitude: doubles((row) => row.longitude),
+    nearest: Object.fromEntries(
+      FACILITY_CATEGORIES.map((category) => [category, doubles((row) => row[`nearest_${category}_m`])]),
+    ) as Record<FacilityCategory, Float64Array>,
+    preShare: doubles((row) => (row.pre_handover_share === null ? null : Number(row.pre_handover_share))),
+    preShareText: rows.map((row) => row.pre_handover_share),
+    afterShare: doubles((row) => (row.after_handover_share === null ? null : Number(row.after_handover_share))),
+    afterShareText: rows.map((row) => row.after_handover_share),
+    nameLower: rows.map((row) => row.name_lower),
+    developerLower: rows.map((row) => row.company_name_lower),
+    features: Membership.build(count, (i) => rows[i].feature_ids),
+    unitStart: new Int32Array(count + 1),
+    minBaseCents: new Float64Array(count).fill(Number.NaN),
+    sizeFrom: new Float64Array(count).fill(Number.NaN),
+    itemHead: [],
+    itemTail: [],
+    flatItem: [],
+    unitSummary: emptySummary(count),
+  };
+}
+
+/** Each project's value of every project-level facet, as an index into the facet's sorted values. */
+function facetValues(projects: ProjectColumns): Snapshot['facetValues'] {
+  const indexed = (read: (i: number) => number | boolean | undefined) => {
+    const values = [...new Set(Array.from({ length: projects.count }, (_, i) => read(i)).filter((value) => value !== undefined))].sort(
+      (a, b) => Number(a) - Number(b),
+    );
+    const position = new Map(values.map((value, k) => [value, k]));
+    return { values, of: Int32Array.from({ length: projects.count }, (_, i) => position.get(read(i)!) ?? -1) };
+  };
+  return {
+    developer: indexed((i) => projects.companyId[i]),
+    unit_types: indexed((i) => projects.type[i]),
+    development_status: indexed((i) => projects.developmentStatus[i]),
+    is_branded: indexed((i) => projects.isBranded[i] === 1),
+    is_resale: indexed((i) => projects.isResale[i] === 1),
+    is_escrow: indexed((i) => projects.isEscrow[i] === 1),
+    area: indexed((i) => (projects.areaId[i] === 0 ? undefined : projects.areaId[i])),
+  };
+}
+
+/** An instant given as exact seconds since the epoch, as whole seconds and microseconds past them. */
+export function splitMicros(seconds: { n: bigint; d: bigint }): { seconds: number; micros: number } {
+  const total = (seconds.n * 1_000_000n) / seconds.d;
+  const floor = total < 0n && total % 1_000_000n !== 0n ? total / 1_000_000n - 1n : total / 1_000_000n;
+  return { seconds: Number(floor), micros: Number(total - floor * 1_000_000n) };
+}
+
+/** Units in project order, from the per-project texts of readSearchUnits (sorted by project id, like the projects). */
+function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projects: ProjectColumns): UnitColumns {
+  const perProject = rows.map((row) => ({ index: indexOf.get(row.project_id)!, units: row.units.split(';') }));
+  const count = perProject.reduce((sum, row) => sum + row.units.length, 0);
+  const project = new Int32Array(count);
+  const bedrooms = new Int32Array(count);
+  const status = new Int32Array(count);
+  const parking = new Int32Array(count);
+  const baseCents = new Float64Array(count);
+  const area = new Float64Array(count);
+  const tags: number[][] = new Array(count);
+  const summary = projects.unitSummary;
+  let u = 0;
+  let next = 0;
+  for (const { index: p, units } of perProject) {
+    while (next <= p) projects.unitStart[next++] = u;
+    for (const text of units) {
+      const [bedroomsText, statusText, parkingText, priceText, areaText, tagText] = text.split(' ');
+      project[u] = p;
+      bedrooms[u] = Number(bedroomsText);
+      status[u] = Number(statusText);
+      parking[u] = Number(parkingText);
+      // numeric(16, 2) as text always has its two decimals: without the point it is the whole cents.
+      baseCents[u] = priceText === '-' ? Number.NaN : Number(priceText.replace('.', ''));
+      area[u] = Number(areaText);
+      tags[u] = tagText ? tagText.split(',').map(Number) : [];
+      addToSummary(summary, p, bedrooms[u], status[u], parking[u], baseCents[u], area[u]);
+      u++;
+    }
+  }
+  while (next <= projects.count) projects.unitStart[next++] = u;
+  for (let p = 0; p < projects.count; p++) {
+    projects.sizeFrom[p] = summary.minArea[p];
+    let lowest = Number.NaN;
+    for (let cell = p * CELLS; cell < (p + 1) * CELLS; cell++) {
+      const low = summary.cellMin[cell];
+      if (!(lowest <= low)) lowest = Number.isNaN(low) ? lowest : low;
+    }
+    projects.minBaseCents[p] = lowest;
+  }
+  summary.tags = Membership.build(projects.count, (p) => {
+    const union = new Set<number>();
+    for (let k = projects.unitStart[p]; k < projects.unitStart[p + 1]; k++) for (const tag of tags[k]) union.add(tag);
+    return [...union];
+  });
+  return { count, project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]) };
+}
+
+/** Bedroom buckets: 0 to 4, and 5 for five or more (the values of the `bedrooms` filter). */
+export const BUCKETS = 6;
+export const bucketOf = (bedrooms: number) => (bedrooms < 5 ? bedrooms : 5);
+/** Unit statuses are 1 to 5 (a CHECK constraint); a cell per bucket and status value 0 to 5. */
+export const STATUSES = 6;
+export const CELLS = BUCKETS * STATUSES;
+export const cellOf = (p: number, bucket: number, status: number) => p * CELLS + bucket * STATUSES + status;
+
+function emptySummary(count: number): UnitSummary {
+  return {
+    buckets: new Uint8Array(count),
+    statuses: new Uint8Array(count),
+    cellStatuses: new Uint8Array(count * BUCKETS),
+    cellMin: new Float64Array(count * CELLS).fill(Number.NaN),
+    cellMax: new Float64Array(count * CELLS).fill(Number.NaN),
+    minArea: new Float64Array(count).fill(Number.NaN),
+    maxArea: new Float64Array(count).fill(Number.NaN),
+    maxParking: new Float64Array(count).fill(-Infinity),
+    minRatio: new Float64Array(count).fill(Number.NaN),
+    maxRatio: new Float64Array(count).fill(Number.NaN),
+    minPositiveArea: new Float64Array(count).fill(Number.NaN),
+    tags: Membership.build(0, () => []),
+  };
+}
+
+function addToSummary(summary: UnitSummary, p: number, bedrooms: number, status: number, parking: number, cents: number, area: number): void {
+  const bucket = bucketOf(bedrooms);
+  summary.buckets[p] |= 1 << bucket;
+  summary.statuses[p] |= 1 << status;
+  summary.cellStatuses[p * BUCKETS + bucket] |= 1 << status;
+  const cell = cellOf(p, bucket, status);
+  if (!Number.isNaN(cents)) {
+    if (!(summary.cellMin[cell] <= cents)) summary.cellMin[cell] = cents;
+    if (!(summary.cellMax[cell] >= cents)) summary.cellMax[cell] = cents;
+  }
+  if (!(summary.minArea[p] <= area)) summary.minArea[p] = area;
+  if (!(summary.maxArea[p] >= area)) summary.maxArea[p] = area;
+  if (parking > summary.maxParking[p]) summary.maxParking[p] = parking;
+  if (!Number.isNaN(cents) && area > 0) {
+    const ratio = cents / area;
+    if (!(summary.minRatio[p] <= ratio)) summary.minRatio[p] = ratio;
+    if (!(summary.maxRatio[p] >= ratio)) summary.maxRatio[p] = ratio;
+    if (!(summary.minPositiveArea[p] <= area)) summary.minPositiveArea[p] = area;
+  }
+}
+
+/** Item JSON around price_from, and the flat entry, with the same presenter as the routes use. */
+function renderItems(rows: SearchProjectRow[], projects: ProjectColumns, links: LinkBuilder): void {
+  rows.forEach((row, i) => {
+    const item = toProjectListItem(
+      { ...row, price_from: null, size_from: Number.isNaN(projects.sizeFrom[i]) ? null : projects.sizeFrom[i] },
+      links,
+    );
+    const [head, tail] = spliceRawProperty(JSON.stringify(item), 'price_from', null, []);
+    projects.itemHead.push(head);
+    projects.itemTail.push(tail);
+    projects.flatItem.push(JSON.stringify({ id: row.id, name: row.name, logo: links(row.logo_path) }));
+  });
+}
+
+/*
+ * Every order as a permutation of the projects, so that a request walks the projects in the order
+ * asked for and never sorts. Ranks and values come from the database (collation, timestamps to the
+ * microsecond); missing values last in both directions; ties by id ascending.
+ */
+function sortOrders(rows: SearchProjectRow[], projects: ProjectColumns): SortOrders {
+  const keys: Record<Exclude<SortKey, 'distance'>, (i: number) => number> = {
+    name: (i) => rows[i].name_rank,
+    price_from: (i) => projects.minBaseCents[i],
+    size_from: (i) => projects.sizeFrom[i],
+    handover_date: (i) => (rows[i].handover_date === null ? Number.NaN : rows[i].handover_rank),
+    // Newest first: a larger creation rank comes first.
+    newest: (i) => -rows[i].created_rank,
+  };
+  const indexes = Array.from({ length: projects.count }, (_, i) => i);
+  const orders = {} as SortOrders;
+  for (const key of SORT_KEYS) {
+    if (key === 'distance') continue;
+    const value = keys[key];
+    const ordered = (direction: 1 | -1) =>
+      Int32Array.from(
+        [...indexes].sort((a, b) => {
+          const [x, y] = [value(a), value(b)];
+          const missing = Number(Number.isNaN(x)) - Number(Number.isNaN(y));
+          if (missing !== 0) return missing;
+          if (x !== y && !Number.isNaN(x)) return x < y ? -direction : direction;
+          return projects.id[a] - projects.id[b];
+        }),
+      );
+    orders[key] = { ascending: ordered(1), descending: ordered(-1) };
+  }
+  return orders;
+}

@@ -1,0 +1,39 @@
+import type { Scope } from './scopes.js';
+import type { Snapshot } from './snapshot.js';
+
+/*
+ * Catalogue visibility on a snapshot: the same rule as src/queries/visibility.ts. The snapshot holds
+ * only published, live projects, so what is left is the developer: one the key's agency has an
+ * approved contract with (the key's contracted_developer_ids).
+ */
+export function visibleScope(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): Scope {
+  return snapshot.scopes.get(contractedDeveloperIds, () => {
+    const contracted = new Set(contractedDeveloperIds);
+    const { companyId, count } = snapshot.projects;
+    const visible = new Uint8Array(count);
+    for (let i = 0; i < count; i++) if (contracted.has(companyId[i])) visible[i] = 1;
+    return { visible };
+  });
+}
+
+/** The items of GET /projects/list for the scope (JSON text): visible projects by name, then id. */
+export function flatListJson(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): string {
+  const scope = visibleScope(snapshot, contractedDeveloperIds);
+  if (scope.flatList === undefined) {
+    const { projects, orders } = snapshot;
+    const entries: string[] = [];
+    for (const i of orders.name.ascending) if (scope.visible[i]) entries.push(projects.flatItem[i]);
+    scope.flatList = `[${entries.join(',')}]`;
+  }
+  return scope.flatList;
+}
+
+/** The items of GET /companies for the scope (JSON text): contracted developers with a published project. */
+export function companiesJson(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): string {
+  const scope = visibleScope(snapshot, contractedDeveloperIds);
+  if (scope.companies === undefined) {
+    const contracted = new Set(contractedDeveloperIds);
+    scope.companies = `[${snapshot.developers.filter((developer) => contracted.has(developer.id)).map((developer) => developer.json).join(',')}]`;
+  }
+  return scope.companies;
+}

@@ -1,0 +1,194 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { searchCapabilities } from '../examples/agency-site/src/capabilities.js';
+import { startDemo, type Demo } from '../scripts/agency-site-demo.js';
+
+/*
+ * The example agency site in headless Chromium (Debian's package, driven by playwright-core) against
+ * the real service on the embedded database with the demo catalogue, both on free ports. Screenshots
+ * of each step go to test-e2e/artifacts/ (git-ignored).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+const capabilities = searchCapabilities();
+
+describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs ${CHROMIUM}: apt-get install chromium)`, () => {
+  let demo: Demo;
+  let browser: Browser;
+  let page: Page;
+  /** Every URL the browser asked for: none may be the API's. */
+  let browserRequests: string[] = [];
+
+  beforeAll(async () => {
+    await mkdir(ARTIFACTS, { recursive: true });
+    demo = await startDemo({ apiPort: 0, sitePort: 0, logLevel: 'silent' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+  });
+
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  async function open(path: string): Promise<Page> {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('request', (request) => browserRequests.push(request.url()));
+    await page.goto(`${demo.site.url}${path}`);
+    return page;
+  }
+  const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const total = async () => Number(await page.locator('.summary').getAttribute('data-total'));
+  const apiGet = async (path: string) => {
+    const response = await fetch(`${demo.api.url}${path}`, { headers: { 'X-API-Key': demo.apiKey } });
+    return (await response.json()) as { status: string; data: any; message?: string };
+  };
+
+  it('search → filter → page → open a project → apply → the application is in the CRM', async () => {
+    browserRequests = [];
+    await open('/');
+    const everything = await total();
+    expect(everything).toBe((await apiGet('/projects?limit=1')).data.total);
+    await shot('01-search');
+
+    // Filter: 2 bedrooms, up to AED 3,000,000, near a metro; the count is the API's for the same filters.
+    await page.getByLabel('2', { exact: true }).check();
+    await page.getByLabel('Price to (AED)').fill('3000000');
+    await page.getByLabel('Near metro / public transport').check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    const filtered = await total();
+    expect(filtered).toBe((await apiGet('/projects?bedrooms=2&price_max=3000000&near_transport=true&limit=1')).data.total);
+    expect(filtered).toBeGreaterThan(0);
+    expect(filtered).toBeLessThan(everything);
+    await expect(page.getByLabel('2', { exact: true }).isChecked()).resolves.toBe(true);
+    await shot('02-filtered');
+
+    // A developer narrows it further, to exactly that developer's projects.
+    const developers = (await apiGet('/companies')).data.items as Array<{ id: number; name: string }>;
+    const developer = developers[0];
+    await page.getByLabel('Developer').selectOption(String(developer.id));
+    await page.getByRole('button', { name: 'Search' }).click();
+    expect(await total()).toBe((await apiGet(`/projects?bedrooms=2&price_max=3000000&near_transport=true&developer_ids=${developer.id}&limit=1`)).data.total);
+    await page.getByLabel('Developer').selectOption('');
+    await page.getByRole('button', { name: 'Search' }).click();
+
+    // Paging: the second page continues the first.
+    const firstPage = await page.locator('.card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-project-id')));
+    const expected = (await apiGet('/projects?bedrooms=2&price_max=3000000&near_transport=true&limit=100')).data.items.map((project: { id: number }) => String(project.id));
+    expect(firstPage).toEqual(expected.slice(0, firstPage.length));
+    if (filtered > firstPage.length) {
+      await page.getByRole('link', { name: 'Next →' }).click();
+      const secondPage = await page.locator('.card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-project-id')));
+      expect(secondPage).toEqual(expected.slice(firstPage.length, firstPage.length + secondPage.length));
+      await page.getByRole('link', { name: '← Previous' }).click();
+    }
+
+    // Open the first project: gallery, payment plan, units, nearby facilities by category.
+    const first = page.locator('.card h3 a').first();
+    const projectName = await first.textContent();
+    await first.click();
+    await expect(page.locator('h1').textContent()).resolves.toBe(projectName);
+    const projectId = Number(new URL(page.url()).pathname.split('/').pop());
+    const detail = (await apiGet(`/projects/${projectId}`)).data;
+    await expect(page.locator('.gallery > *').count()).resolves.toBe(detail.media.images.length);
+    await expect(page.locator('table[aria-label="Units"] tbody tr').count()).resolves.toBe(detail.units.length);
+    await expect(page.locator('.plan > div').count()).resolves.toBe(detail.payment_plans.length);
+    const categories = Object.entries(detail.nearby_facilities as Record<string, unknown[]>).filter(([, entries]) => entries.length > 0).map(([category]) => category);
+    await expect(page.locator('.nearby section').evaluateAll((sections) => sections.map((section) => section.getAttribute('data-category')))).resolves.toEqual(categories);
+    await shot('03-project');
+
+    // Apply for a priced unit.
+    const unit = detail.units.find((candidate: { price: number | null }) => candidate.price !== null);
+    await page.locator(`tr[data-unit-id="${unit.id}"] a.apply`).click();
+    const idempotencyKey = await page.locator('input[name="idempotency_key"]').inputValue();
+    expect(idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    const email = `e2e.${idempotencyKey}@example.com`;
+    await page.getByLabel('First name').fill('Mariam');
+    await page.getByLabel('Last name').fill('Al Suwaidi');
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Mobile number (with country code)').fill('+971 50 555 0101');
+    await page.getByLabel('Message').fill('Interested in a viewing next week.');
+    await shot('04-application-form');
+    await page.getByRole('button', { name: 'Send application' }).click();
+    await expect(page.locator('h1').textContent()).resolves.toBe('Thank you, Mariam!');
+    const offerId = Number(await page.locator('.offer-id').textContent());
+    await shot('05-offer');
+
+    // The application exists in the CRM: offer for that unit, client and opportunity.
+    const db = demo.api.database.db;
+    const offer = await db.selectFrom('offers').selectAll().where('id', '=', offerId).executeTakeFirstOrThrow();
+    expect(offer.unit_id).toBe(unit.id);
+    const client = await db.selectFrom('clients').select(['first_name', 'last_name']).where('email', '=', email).executeTakeFirstOrThrow();
+    expect(client).toEqual({ first_name: 'Mariam', last_name: 'Al Suwaidi' });
+    // ... and through the API: the same Idempotency-Key returns that offer again rather than a new one.
+    const replay = await fetch(`${demo.api.url}/units/${unit.id}/applications`, {
+      method: 'POST',
+      headers: { 'X-API-Key': demo.apiKey, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      body: JSON.stringify({
+        client: { first_name: 'Mariam', last_name: 'Al Suwaidi', email, mobile_number: '+971 50 555 0101' },
+        message: 'Interested in a viewing next week.',
+        preferences: { based_on_unit: true },
+      }),
+    });
+    expect(replay.status).toBe(201);
+    expect(((await replay.json()) as { data: { offer: { id: number } } }).data.offer.id).toBe(offerId);
+
+    // A refresh of the result page re-posts the form with the same key: still one offer.
+    await page.reload();
+    await expect(page.locator('.offer-id').textContent()).resolves.toBe(String(offerId));
+    const offers = await db.selectFrom('offers').select('id').where('unit_id', '=', unit.id).execute();
+    expect(offers.map((row) => row.id)).toEqual([offerId]);
+
+    // The browser only ever talked to the site, and no page carried the key.
+    expect(browserRequests.length).toBeGreaterThan(0);
+    for (const url of browserRequests) expect(url.startsWith(demo.site.url)).toBe(true);
+  });
+
+  it.skipIf(!capabilities.sort?.includes('price_from'))('sorts by price (once the API declares `sort`, issue 12)', async () => {
+    await open('/');
+    await page.getByLabel('Sort by').selectOption('price_from');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const prices = (await page.locator('.card').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-price-from')))).filter(Boolean).map(Number);
+    expect(prices.length).toBeGreaterThan(1);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    await shot('06-sorted');
+  });
+
+  it('shows the service message when it refuses the application (400), keeps what was typed, and records nothing', async () => {
+    const { items } = (await apiGet('/projects?limit=1')).data;
+    const unitId = (await apiGet(`/projects/${items[0].id}`)).data.units[0].id;
+    const before = await demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    await open(`/units/${unitId}/apply`);
+    await page.getByLabel('First name').fill('Omar');
+    await page.getByLabel('Mobile number (with country code)').fill('call me after six');
+    const response = page.waitForResponse((candidate) => candidate.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Send application' }).click();
+    expect((await response).status()).toBe(400);
+    const direct = await fetch(`${demo.api.url}/units/${unitId}/applications`, {
+      method: 'POST',
+      headers: { 'X-API-Key': demo.apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client: { first_name: 'Omar', mobile_number: 'call me after six' }, preferences: { based_on_unit: true } }),
+    });
+    expect(direct.status).toBe(400);
+    const { message } = (await direct.json()) as { message: string };
+    await expect(page.getByRole('alert').locator('strong').textContent()).resolves.toBe(message);
+    await expect(page.getByLabel('Mobile number (with country code)').inputValue()).resolves.toBe('call me after six');
+    await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Omar');
+    await shot('07-application-400');
+    const after = await demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    expect(Number(after.count)).toBe(Number(before.count));
+  });
+
+  it('shows the service message for an invalid search (a hand-edited address)', async () => {
+    await open('/?price_min=-5');
+    const { message } = await apiGet('/projects?price_min=-5&limit=12&offset=0');
+    await expect(page.getByRole('alert').locator('strong').textContent()).resolves.toBe(message);
+    await expect(page.getByLabel('Price from (AED)').inputValue()).resolves.toBe('-5');
+  });
+});

@@ -1,0 +1,98 @@
+import { readdir, readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogueClient } from '../sdk/src/index.js';
+import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from '../src/demo/demo-bundle.js';
+import { apply } from '../docs/snippets/application.js';
+import { firstCall } from '../docs/snippets/first-call.js';
+import { projectPage } from '../docs/snippets/project-page.js';
+import { allProjectIds, searchPage } from '../docs/snippets/search-page.js';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { drivers } from './helpers/databases.js';
+import type { Bundle } from './helpers/fixtures.js';
+
+/*
+ * docs/integrating.md shows the files of docs/snippets/ verbatim; those files are type-checked by
+ * `npm test` (tsconfig includes them) and run here against the real service on the demo catalogue.
+ */
+describe('docs/integrating.md', () => {
+  it('shows every snippet file, each exactly as it is', async () => {
+    const guide = await readFile('docs/integrating.md', 'utf8');
+    const shown = [...guide.matchAll(/<!-- snippet: (\S+) -->\n\n```ts\n([\s\S]*?)```/g)];
+    const files = (await readdir('docs/snippets')).filter((name) => name.endsWith('.ts')).map((name) => `docs/snippets/${name}`);
+    expect(shown.map((match) => match[1]).sort()).toEqual(files.sort());
+    for (const [, path, code] of shown) {
+      if (code !== (await readFile(path, 'utf8'))) expect.fail(`the code block after <!-- snippet: ${path} --> differs from the file: copy the file into the guide`);
+    }
+    // A marker without its block would escape the check above.
+    expect(guide.match(/<!-- snippet:/g)).toHaveLength(files.length);
+  });
+});
+
+describe.each(drivers)('docs/snippets against the service (%s)', (driver) => {
+  let t: TestApp;
+  let baseUrl: string;
+  let apiKey: string;
+  let catalogue: CatalogueClient;
+  const api = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, { ...init, headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json', ...init.headers } });
+    return { status: response.status, body: (await response.json()) as { data: any; message?: string } };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, generateDemoBundle() as Bundle);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    apiKey = await t.key({ companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, priceVector: 5 });
+    catalogue = new CatalogueClient({ baseUrl, apiKey });
+  });
+  afterAll(() => t?.close());
+
+  it('first call: the key’s agency and price factor', async () => {
+    const me = await firstCall(baseUrl, apiKey);
+    expect(me.company.id).toBe(DEMO_AGENCY_ID);
+    expect(me.api_key.price_factor).toBe(1.05);
+  });
+
+  it('search page: the page and total the API gives for the same filters', async () => {
+    const result = await searchPage(catalogue, { bedrooms: [1, 2], priceMax: 3_000_000, nearMetro: true, page: 2 });
+    const direct = (await api('/projects?bedrooms=1,2&price_max=3000000&near_transport=true&limit=12&offset=12')).body.data;
+    expect(result.total).toBe(direct.total);
+    expect(result.total).toBeGreaterThan(12);
+    expect(result.pages).toBe(Math.ceil(direct.total / 12));
+    expect(result.cards.map((card) => card.id)).toEqual(direct.items.map((project: { id: number }) => project.id));
+    expect(result.cards[0]).toEqual({ id: direct.items[0].id, name: direct.items[0].name, developer: direct.items[0].company.name, priceFrom: direct.items[0].price_from, currency: direct.items[0].currency });
+  });
+
+  it('all projects: every id, in the API’s order', async () => {
+    const direct = (await api('/projects?limit=100')).body.data;
+    await expect(allProjectIds(catalogue, { limit: 10 })).resolves.toEqual(direct.items.map((project: { id: number }) => project.id));
+  });
+
+  it('project page: units, plan and nearby facilities of the detail', async () => {
+    const id = (await api('/projects?limit=1')).body.data.items[0].id;
+    const detail = (await api(`/projects/${id}`)).body.data;
+    const page = await projectPage(catalogue, id);
+    expect(page.title).toBe(detail.name);
+    expect(page.units.map((unit) => unit.id)).toEqual(detail.units.map((unit: { id: number }) => unit.id));
+    expect(page.paymentPlan).toHaveLength(detail.payment_plans.length);
+    expect(Object.keys(page.nearby).sort()).toEqual(Object.keys(detail.nearby_facilities).sort());
+  });
+
+  it('application: an offer, the same one again for the same key, and the service’s 400 message', async () => {
+    const id = (await api('/projects?price_min=1&limit=1')).body.data.items[0].id;
+    const unit = (await api(`/projects/${id}`)).body.data.units.find((candidate: { price: number | null }) => candidate.price !== null);
+    const key = `guide-${driver}-${Date.now()}`;
+    const first = await apply(catalogue, unit.id, { firstName: 'Noura', email: `noura.${key}@example.com` }, key);
+    expect(first).toMatchObject({ ok: true, price: unit.price, newClient: true });
+    const again = await apply(catalogue, unit.id, { firstName: 'Noura', email: `noura.${key}@example.com` }, key);
+    expect(again).toEqual(first);
+    if (!first.ok) throw new Error('unreachable');
+    await expect(t.db.selectFrom('offers').select('unit_id').where('id', '=', first.offerId).executeTakeFirstOrThrow()).resolves.toEqual({ unit_id: unit.id });
+
+    const refused = await apply(catalogue, unit.id, { firstName: 'Noura', mobile: 'none' });
+    const direct = await api(`/units/${unit.id}/applications`, { method: 'POST', body: JSON.stringify({ client: { first_name: 'Noura', mobile_number: 'none' }, preferences: { based_on_unit: true } }) });
+    expect(direct.status).toBe(400);
+    expect(refused).toEqual({ ok: false, message: direct.body.message });
+  });
+});

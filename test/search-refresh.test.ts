@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { importBundle } from '../src/import/import-bundle.js';
+import { findProjects } from '../src/search/find-projects.js';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { drivers } from './helpers/databases.js';
+import { baseBundle, DEV, type Bundle } from './helpers/fixtures.js';
+
+/*
+ * The search model's life cycle: a catalogue change reaches the API once refresh() has run, a request
+ * works on one snapshot from start to end even when a refresh swaps in another meanwhile, and refresh
+ * calls that pile up while one runs cause exactly one more build.
+ */
+
+const PROJECTS = 30;
+
+function projects(version: number, count: number): Bundle {
+  return {
+    projects: Array.from({ length: count }, (_, i) => ({ id: 1000 + i, company_id: DEV, name: `Tower ${String(i).padStart(2, '0')} v${version}`, area_id: 1 })),
+    units: Array.from({ length: count }, (_, i) => ({ id: 5000 + i, project_id: 1000 + i, unit_number: `U${i}`, bedrooms: i % 4, price: 100_000 * (version + i), unit_area: 50 + i })),
+  };
+}
+
+describe.each(drivers)('search model refresh (%s)', (driver) => {
+  let t: TestApp;
+  let key: string;
+  const importOptions = { facilityLinkRadiusM: 1000 };
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, { ...baseBundle(), ...projects(1, PROJECTS) });
+    key = await t.key();
+  });
+  afterAll(() => t?.close());
+
+  const get = async (url: string) => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data as { total: number; items: { id: number; name: string; price_from: number | null }[] };
+  };
+
+  it('serves an import on the first request after its change signal, with no refresh() asked', async () => {
+    const before = await get('/projects?limit=100');
+    expect(before.total).toBe(PROJECTS);
+    expect(before.items.every((item) => item.name.endsWith(' v1'))).toBe(true);
+
+    const signalled = t.changes.catalogueVersion;
+    const version = t.search.version;
+    await importBundle(t.db, projects(2, PROJECTS + 1), importOptions);
+    // PGlite signals before the import's await returns; PostgreSQL a moment after the commit.
+    for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
+      if (waited > 5_000) throw new Error('no change signal within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    // The request waits for the refresh the signal asked for: never the catalogue from before it.
+    const after = await get('/projects?limit=100');
+    // At least one rebuild (a late signal of the set-up's own writes may have asked for one more).
+    expect(t.search.version).toBeGreaterThan(version);
+    expect(t.search.current().catalogueVersion).toBe(t.changes.catalogueVersion);
+    expect(after.total).toBe(PROJECTS + 1);
+    expect(after.items.every((item) => item.name.endsWith(' v2'))).toBe(true);
+    expect(after.items.find((item) => item.id === 1000)!.price_from).toBe(200_000);
+    expect((await get('/projects/list')).items).toHaveLength(PROJECTS + 1);
+  });
+
+  it('answers every request from one snapshot while refreshes swap catalogues', async () => {
+    // Requests in flight across several swaps between two catalogues that differ in every item.
+    const responses: Promise<Awaited<ReturnType<typeof get>>>[] = [];
+    for (let round = 3; round <= 6; round++) {
+      await importBundle(t.db, projects(round, PROJECTS + 1), importOptions);
+      const refreshing = t.refresh();
+      for (let i = 0; i < 25; i++) responses.push(get('/projects?limit=100&sort=-price_from'));
+      await refreshing;
+    }
+    for (const data of await Promise.all(responses)) {
+      const versions = new Set(data.items.map((item) => item.name.split(' v')[1]));
+      // One catalogue per response: all names of one import, and the total of that same import.
+      expect(versions.size).toBe(1);
+      expect(data.total).toBe(PROJECTS + 1);
+      expect(data.items).toHaveLength(data.total);
+      // The order of that same snapshot (prices grow with the version and the project).
+      const prices = data.items.map((item) => item.price_from!);
+      expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    }
+  });
+
+  it('keeps a snapshot taken by a request intact after the swap', async () => {
+    const page = parseProjectsQuery({ limit: 100 });
+    const scope = { contracted_developer_ids: [DEV], price_vector: 0 };
+    const old = t.search.current();
+    const oldAnswer = findProjects(old, scope, page, { amenitiesRadiusM: undefined });
+    await importBundle(t.db, projects(7, PROJECTS + 1), importOptions);
+    await t.refresh();
+    expect(t.search.current()).not.toBe(old);
+    // The old snapshot still answers as before; the new one sees the import.
+    expect(findProjects(old, scope, page, { amenitiesRadiusM: undefined })).toEqual(oldAnswer);
+    expect(findProjects(t.search.current(), scope, page, { amenitiesRadiusM: undefined }).items).toContain(' v7"');
+  });
+
+  it('coalesces refreshes asked for while one runs into exactly one more build', async () => {
+    const version = t.search.version;
+    await Promise.all(Array.from({ length: 5 }, () => t.refresh()));
+    expect(t.search.version).toBe(version + 2);
+    // Nothing running: the next call builds once.
+    await t.refresh();
+    expect(t.search.version).toBe(version + 3);
+  });
+});
