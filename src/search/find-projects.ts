@@ -44,13 +44,19 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
   const { offset, limit } = page;
   const end = offset + limit;
 
+  // With facets, one pass over the projects counts them and notes which match (each project's tests
+  // then run once, not once for the counts and again for the page).
+  const counted = page.facets.length > 0 ? countFacets(snapshot, visible, tests, page.facets) : undefined;
+  const matched = counted?.matched;
+  const passes = matched ? (i: number) => matched[i] === 1 : (i: number) => visible[i] === 1 && tests.project(i) && tests.units.matches(i);
+
   const onPage: number[] = [];
   let total = 0;
   if (page.sort.key === 'distance') {
     const { lat, lng } = page.filters.geo!;
     const matched: { index: number; distance: number }[] = [];
     for (let i = 0; i < projects.count; i++) {
-      if (visible[i] && tests.project(i) && tests.units.matches(i)) {
+      if (passes(i)) {
         matched.push({ index: i, distance: haversineM(lat, lng, projects.latitude[i], projects.longitude[i]) });
       }
     }
@@ -63,7 +69,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
     const order = page.sort.descending ? orders.descending : orders.ascending;
     for (let k = 0; k < order.length; k++) {
       const i = order[k];
-      if (!visible[i] || !tests.project(i) || !tests.units.matches(i)) continue;
+      if (!passes(i)) continue;
       if (total >= offset && total < end) onPage.push(i);
       total++;
     }
@@ -75,7 +81,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
     return projects.itemHead[i] + price + projects.itemTail[i];
   });
   const found: FoundProjects = { total, items: `[${items.join(',')}]` };
-  if (page.facets.length > 0) found.facets = countFacets(snapshot, visible, tests, page.facets);
+  if (counted) found.facets = counted.facets;
   return found;
 }
 
@@ -182,7 +188,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
  * passes every other unit-level filter), which is the total the request would have with F's filter
  * replaced by that single value.
  */
-function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, names: FacetName[]): ProjectFacets {
+function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, names: FacetName[]): { facets: ProjectFacets; matched: Uint8Array } {
   const p = snapshot.projects;
   const projectFacets = PROJECT_FACET_NAMES.filter((name) => names.includes(name)).map((name) => ({
     name,
@@ -190,38 +196,37 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     counts: new Int32Array(snapshot.facetValues[name].values.length),
   }));
   const byName = new Map(projectFacets.map((facet) => [facet.name as FacetName, facet]));
-  const ownTests = Object.entries(tests.facet) as [ProjectFacet, (i: number) => boolean][];
+  const ownNames = Object.keys(tests.facet) as ProjectFacet[];
+  const ownTests = ownNames.map((name) => tests.facet[name]!);
   const bedrooms = names.includes('bedrooms') ? new Int32Array(BUCKETS) : undefined;
   const statuses = names.includes('statuses') ? new Int32Array(32) : undefined;
+  /** 1: the project passes every filter (it is in the result). */
+  const matched = new Uint8Array(p.count);
 
   for (let i = 0; i < p.count; i++) {
     if (!visible[i] || !tests.rest(i)) continue;
     // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
-    let failed: ProjectFacet | undefined;
+    let failed = -1;
     let failures = 0;
-    for (const [name, test] of ownTests) {
-      if (!test(i)) {
-        failed = name;
+    for (let k = 0; k < ownTests.length; k++) {
+      if (!ownTests[k](i)) {
+        failed = k;
         if (++failures > 1) break;
       }
     }
     if (failures > 1) continue;
     if (failures === 1) {
-      const facet = byName.get(failed!);
+      const facet = byName.get(ownNames[failed]);
       if (facet && tests.units.matches(i)) facet.counts[facet.of[i]]++;
       continue;
     }
-    if (projectFacets.length > 0 && tests.units.matches(i)) {
+    if (tests.units.matches(i)) {
+      matched[i] = 1;
       for (const facet of projectFacets) if (facet.of[i] >= 0) facet.counts[facet.of[i]]++;
     }
-    if (bedrooms) {
-      const buckets = tests.units.bucketsWithMatch(i);
-      for (let bucket = 0; bucket < BUCKETS; bucket++) if ((buckets >> bucket) & 1) bedrooms[bucket]++;
-    }
-    if (statuses) {
-      const found = tests.units.statusesWithMatch(i);
-      for (let status = 0; status < 32; status++) if ((found >> status) & 1) statuses[status]++;
-    }
+    // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
+    if (bedrooms) countBits(tests.units.bucketsWithMatch(i), bedrooms);
+    if (statuses) countBits(tests.units.statusesWithMatch(i), statuses);
   }
 
   const facets: Record<string, { value: number | boolean; count: number }[]> = {};
@@ -232,7 +237,16 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     else if (name === 'statuses') facets.statuses = listed(Array.from({ length: 32 }, (_, k) => k), statuses!);
     else facets[name] = listed(byName.get(name)!.values, byName.get(name)!.counts);
   }
-  return facets as ProjectFacets;
+  return { facets: facets as ProjectFacets, matched };
+}
+
+/** counts[b]++ for every bit b set in `bits`. */
+function countBits(bits: number, counts: Int32Array): void {
+  while (bits !== 0) {
+    const lowest = bits & -bits;
+    counts[31 - Math.clz32(lowest)]++;
+    bits ^= lowest;
+  }
 }
 
 /** lower() of text as the database computes it (code point by code point, see readLowerCaseTable). */

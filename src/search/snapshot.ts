@@ -15,6 +15,7 @@ import {
   type SearchUnitRow,
 } from '../queries/search-catalogue.js';
 import { Membership } from './membership.js';
+import { Postings } from './postings.js';
 import { ScopeCache } from './scopes.js';
 
 /*
@@ -79,6 +80,13 @@ export interface UnitSummary {
   cellStatuses: Uint8Array;
   cellMin: Float64Array;
   cellMax: Float64Array;
+  /**
+   * The lowest and highest base price per bucket over every status (at p * BUCKETS + bucket): with no
+   * statuses filter, one test per bucket instead of one per cell (the bedrooms facet asks it of every
+   * bucket of every candidate project).
+   */
+  bucketMin: Float64Array;
+  bucketMax: Float64Array;
   minArea: Float64Array;
   maxArea: Float64Array;
   maxParking: Float64Array;
@@ -100,6 +108,8 @@ export interface UnitColumns {
   baseCents: Float64Array;
   area: Float64Array;
   tags: Membership;
+  /** Per tag, the units carrying it, by project (src/search/postings.ts). */
+  tagPostings: Postings;
 }
 
 export interface DeveloperEntry {
@@ -300,7 +310,8 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
     for (let k = projects.unitStart[p]; k < projects.unitStart[p + 1]; k++) for (const tag of tags[k]) union.add(tag);
     return [...union];
   });
-  return { count, project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]) };
+  const tagPostings = Postings.build(count, projects.count, (k) => project[k], (k) => tags[k]);
+  return { count, project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]), tagPostings };
 }
 
 /** Bedroom buckets: 0 to 4, and 5 for five or more (the values of the `bedrooms` filter). */
@@ -318,6 +329,8 @@ function emptySummary(count: number): UnitSummary {
     cellStatuses: new Uint8Array(count * BUCKETS),
     cellMin: new Float64Array(count * CELLS).fill(Number.NaN),
     cellMax: new Float64Array(count * CELLS).fill(Number.NaN),
+    bucketMin: new Float64Array(count * BUCKETS).fill(Number.NaN),
+    bucketMax: new Float64Array(count * BUCKETS).fill(Number.NaN),
     minArea: new Float64Array(count).fill(Number.NaN),
     maxArea: new Float64Array(count).fill(Number.NaN),
     maxParking: new Float64Array(count).fill(-Infinity),
@@ -337,6 +350,9 @@ function addToSummary(summary: UnitSummary, p: number, bedrooms: number, status:
   if (!Number.isNaN(cents)) {
     if (!(summary.cellMin[cell] <= cents)) summary.cellMin[cell] = cents;
     if (!(summary.cellMax[cell] >= cents)) summary.cellMax[cell] = cents;
+    const inBucket = p * BUCKETS + bucket;
+    if (!(summary.bucketMin[inBucket] <= cents)) summary.bucketMin[inBucket] = cents;
+    if (!(summary.bucketMax[inBucket] >= cents)) summary.bucketMax[inBucket] = cents;
   }
   if (!(summary.minArea[p] <= area)) summary.minArea[p] = area;
   if (!(summary.maxArea[p] >= area)) summary.maxArea[p] = area;

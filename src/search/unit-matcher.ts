@@ -30,6 +30,8 @@ export class UnitMatcher {
   private readonly sizeMax: number;
   private readonly parkingMin: number;
   private readonly tagMask: Uint32Array | undefined;
+  /** The wanted tags' posting slots: units are visited from the least common one's list. */
+  private readonly tagSlots: number[] | undefined;
   /** A tag no unit carries was asked for: nothing matches. */
   private readonly impossible: boolean;
   private readonly perArea: boolean;
@@ -59,6 +61,7 @@ export class UnitMatcher {
     const tagMask = f.tagIds ? snapshot.units.tags.mask(f.tagIds) : undefined;
     this.impossible = tagMask === null;
     this.tagMask = tagMask ?? undefined;
+    this.tagSlots = (f.tagIds && snapshot.units.tagPostings.slots(f.tagIds)) ?? undefined;
     this.perArea = f.pricePerM2 !== undefined || f.pricePerFt2 !== undefined;
     const others = f.size !== undefined || f.parkingMin !== undefined || f.tagIds !== undefined || this.perArea;
     this.exact = !others && !(this.low > -Infinity && this.high < Infinity);
@@ -100,10 +103,17 @@ export class UnitMatcher {
     let found = 0;
     for (let bucket = 0; buckets >> bucket; bucket++) {
       if (!((buckets >> bucket) & 1)) continue;
-      const present = summary.cellStatuses[p * BUCKETS + bucket] & statuses;
+      const all = summary.cellStatuses[p * BUCKETS + bucket];
+      const present = all & statuses;
       if (present === 0) continue;
       if (!this.hasWindow) {
         found |= by === 'buckets' ? 1 << bucket : present;
+        continue;
+      }
+      if (by === 'buckets' && present === all) {
+        // Every unit of the bucket has a wanted status: its cells together are the bucket.
+        const inBucket = p * BUCKETS + bucket;
+        if (summary.bucketMin[inBucket] <= this.high && summary.bucketMax[inBucket] >= this.low) found |= 1 << bucket;
         continue;
       }
       for (let status = 1; status < STATUSES; status++) {
@@ -163,7 +173,20 @@ export class UnitMatcher {
     // Collecting stops once every bucket / status the project has at all is found.
     const complete = collect === 'buckets' ? summary.buckets[p] & bedrooms : summary.statuses[p] & statuses;
     let found = 0;
-    for (let u = start[p]; u < start[p + 1]; u++) {
+    // With tags, only the units carrying the least common wanted tag can match: walk its list.
+    let from = start[p];
+    let to = start[p + 1];
+    let list: Int32Array | undefined;
+    if (this.tagSlots) {
+      const postings = units.tagPostings;
+      for (const slot of this.tagSlots) {
+        const first = postings.rangeStart(slot, p);
+        const end = postings.rangeStart(slot, p + 1);
+        if (!list || end - first < to - from) [from, to, list] = [first, end, postings.rowsArray];
+      }
+    }
+    for (let k = from; k < to; k++) {
+      const u = list ? list[k] : k;
       const bucket = bucketOf(units.bedrooms[u]);
       if (!(bedrooms & (1 << bucket))) continue;
       const status = units.status[u];

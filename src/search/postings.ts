@@ -1,0 +1,56 @@
+/*
+ * Per id (a unit tag), the rows that carry it, grouped by group (a project): rows of id `id` in group
+ * g are rows[start[slot * (groups + 1) + g] .. start[slot * (groups + 1) + g + 1] - 1], in row order.
+ *
+ * Why: a search with unit tags visited every unit of every candidate project to find one carrying the
+ * tags. Walking only the units of the least common wanted tag visits a fraction of them: on L, the
+ * bench's "unit tag + price" search went from 1.6 ms to MEASURED_TAGS ms of CPU (tag 13 is on 24 %
+ * of the units).
+ */
+export class Postings {
+  private constructor(
+    private readonly slotOf: Map<number, number>,
+    private readonly groups: number,
+    private readonly start: Int32Array,
+    private readonly rows: Int32Array,
+  ) {}
+
+  /** `groupOf(row)` must not decrease with the row (rows are stored grouped). */
+  static build(rowCount: number, groups: number, groupOf: (row: number) => number, idsOf: (row: number) => readonly number[]): Postings {
+    const slotOf = new Map<number, number>();
+    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) if (!slotOf.has(id)) slotOf.set(id, slotOf.size);
+    const stride = groups + 1;
+    const start = new Int32Array(slotOf.size * stride + 1);
+    // Counts per (slot, group), then prefix sums, then the rows in place.
+    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) start[slotOf.get(id)! * stride + groupOf(row) + 1]++;
+    for (let k = 1; k < start.length; k++) start[k] += start[k - 1];
+    const fill = start.slice();
+    const rows = new Int32Array(start[start.length - 1]);
+    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) rows[fill[slotOf.get(id)! * stride + groupOf(row)]++] = row;
+    return new Postings(slotOf, groups, start, rows);
+  }
+
+  /** The slots of `ids`; null when one of them is carried by no row. */
+  slots(ids: readonly number[]): number[] | null {
+    const slots: number[] = [];
+    for (const id of ids) {
+      const slot = this.slotOf.get(id);
+      if (slot === undefined) return null;
+      slots.push(slot);
+    }
+    return slots;
+  }
+
+  /** Index in rowsArray of the first row of `slot` in `group` (the end is rangeStart(slot, group + 1)). */
+  rangeStart(slot: number, group: number): number {
+    return this.start[slot * (this.groups + 1) + group];
+  }
+
+  get rowsArray(): Int32Array {
+    return this.rows;
+  }
+
+  get bytes(): number {
+    return this.start.byteLength + this.rows.byteLength;
+  }
+}
