@@ -35,6 +35,18 @@ const Health = Type.Object({
         'until it is back, key records are read from the database on every request.',
     }),
   ),
+  search: Type.Object(
+    {
+      catalogue_version: Type.Integer({ minimum: 0, description: 'The catalogue version of the in-memory search snapshot serving GET /projects, /projects/list and /companies.' }),
+      built_at: Type.String({ format: 'date-time', description: 'When that snapshot was built.' }),
+      build_ms: Type.Number({ minimum: 0, description: 'How long building it took, in milliseconds.' }),
+    },
+    {
+      description:
+        'The search snapshot in service. After an import it catches up with `catalogue_version` once rebuilt (seconds on a large ' +
+        'catalogue); meanwhile searches wait for it, up to 5 s, so that they agree with the detail endpoints.',
+    },
+  ),
   replicas: Type.Optional(Type.Array(ReplicaHealth, { description: 'Only with `DATABASE_READ_URL`: each read replica, in configuration order, as of the last poll (every second).' })),
 });
 
@@ -67,6 +79,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
       // Thrown, so the 503 goes through the error handler like every other error (envelope, log).
       if (!primaryUp && !replicas?.some((replica) => replica.state === 'up')) throw unavailable(messages.databaseDown);
       const changes = deps.changes;
+      const snapshot = deps.search.current();
       return ok({
         database: primaryUp ? ('up' as const) : ('read-only' as const),
         driver: database.driver,
@@ -74,6 +87,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
           catalogue_version: changes.catalogueVersion,
           change_signal: changes.listening ? ('listening' as const) : ('reconnecting' as const),
         }),
+        search: { catalogue_version: snapshot.catalogueVersion, built_at: snapshot.builtAt.toISOString(), build_ms: Math.round(snapshot.buildMs) },
         ...(replicas && { replicas }),
       });
     },
