@@ -39,7 +39,8 @@ async function snapshot(db: Kysely<DB>, { withoutUpdatedAt = false } = {}): Prom
         ${withoutUpdatedAt ? `AND table_name <> 'catalogue_state'` : ''}
       ORDER BY 1`,
   );
-  const row = withoutUpdatedAt ? `(to_jsonb(t) - 'updated_at')` : 'to_jsonb(t)';
+  // A row whose updated_at moves has changed for GET /changes too (migration 0008): its change stamp moves with it.
+  const row = withoutUpdatedAt ? `(to_jsonb(t) - 'updated_at' - 'changed_version' - 'changed_at')` : 'to_jsonb(t)';
   const columns = tables.map(({ name }) => `(SELECT coalesce(jsonb_agg(${row} ORDER BY ${row}::text), '[]') FROM "${name}" t) AS "${name}"`);
   const [result] = await rows<Record<string, unknown[]>>(db, `SELECT ${columns.join(', ')}`);
   return result;

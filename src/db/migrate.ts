@@ -6,6 +6,7 @@ import * as unitTagIds from './migrations/0004_unit_tag_ids.js';
 import * as facilityJson from './migrations/0005_facility_json.js';
 import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
 import * as changeSignals from './migrations/0007_change_signals.js';
+import * as changesFeed from './migrations/0008_changes_feed.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005_facility_json': facilityJson,
   '0006_project_unit_summary': projectUnitSummary,
   '0007_change_signals': changeSignals,
+  '0008_changes_feed': changesFeed,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -9,6 +9,15 @@ type Timestamp = ColumnType<string, string | undefined, string>;
 type NullableTimestamp = ColumnType<string | null, string | null | undefined, string | null>;
 type Json<T> = ColumnType<T, string, string>;
 
+/**
+ * The catalogue version and time of the last change of the row (migration 0008, GET /changes); set by
+ * a trigger on every write, so writers never give them.
+ */
+interface ChangeStamp {
+  changed_version: Generated<number>;
+  changed_at: Generated<string>;
+}
+
 export interface FilesTable {
   id: number;
   path: string;
@@ -20,7 +29,7 @@ export interface FilesTable {
   updated_at: Timestamp;
 }
 
-export interface CompaniesTable {
+export interface CompaniesTable extends ChangeStamp {
   id: number;
   company_type: number;
   company_name: string;
@@ -71,7 +80,7 @@ export interface CompanyMembersTable {
   bio: string | null;
 }
 
-export interface ContractsTable {
+export interface ContractsTable extends ChangeStamp {
   agency_id: number;
   developer_id: number;
   status: 'approved' | 'pending' | 'rejected';
@@ -92,7 +101,7 @@ export interface ApiKeysTable {
   updated_at: Timestamp;
 }
 
-export interface AreasTable {
+export interface AreasTable extends ChangeStamp {
   id: number;
   name: string;
   city: string;
@@ -115,7 +124,7 @@ export interface ProjectFeaturesTable {
   updated_at: Timestamp;
 }
 
-export interface ProjectsTable {
+export interface ProjectsTable extends ChangeStamp {
   id: number;
   company_id: number;
   author_id: number | null;
@@ -189,7 +198,7 @@ export interface ProjectFeatureLinksTable {
   feature_id: number;
 }
 
-export interface UnitsTable {
+export interface UnitsTable extends ChangeStamp {
   id: number;
   project_id: number;
   unit_number: string;
@@ -226,7 +235,7 @@ export type FacilityCategory =
   | 'transport'
   | 'tourism';
 
-export interface FacilitiesTable {
+export interface FacilitiesTable extends ChangeStamp {
   id: Generated<number>;
   category: FacilityCategory;
   source_id: string;
@@ -348,6 +357,8 @@ export interface CatalogueStateTable {
   id: Generated<number>;
   version: Generated<number>;
   changed_at: Timestamp;
+  /** The version rows were stamped with by migration 0008: the oldest position GET /changes answers from. */
+  feed_horizon: number;
 }
 
 export interface DB {
@@ -378,4 +389,17 @@ export interface DB {
   offer_opportunities: OfferOpportunitiesTable;
   idempotency_keys: IdempotencyKeysTable;
   catalogue_state: CatalogueStateTable;
+  change_tombstones: ChangeTombstonesTable;
+}
+
+/** Hard-deleted projects, units and contracts, for GET /changes (migration 0008). */
+export interface ChangeTombstonesTable {
+  entity: 'project' | 'unit' | 'contract';
+  /** The project's or unit's id; for a contract, the developer's. */
+  id: number;
+  agency_id: number;
+  project_id: number | null;
+  developer_id: number;
+  changed_version: number;
+  changed_at: Timestamp;
 }

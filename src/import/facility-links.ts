@@ -71,6 +71,15 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
   return links;
 }
 
+/** The projects linked to any of these facilities now (for GET /changes: whose nearby block they are in). */
+export async function projectsLinkedTo(db: Kysely<DB>, facilityIds: number[]): Promise<number[]> {
+  if (facilityIds.length === 0) return [];
+  const result = await db.executeQuery<{ project_id: number }>(
+    CompiledQuery.raw(`SELECT DISTINCT project_id FROM ${LINKS} WHERE facility_id = ANY($1::int[])`, [facilityIds]),
+  );
+  return result.rows.map((row) => row.project_id);
+}
+
 const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
 
 /*

@@ -4,7 +4,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { displayPrefix, hashApiKey } from '../domain/api-key.js';
 import { BundleSchema, SECTIONS, type Bundle, type SectionName, type SectionRecord } from './bundle-schema.js';
-import { relinkFacilities, type RelinkStrategy } from './facility-links.js';
+import { projectsLinkedTo, relinkFacilities, type RelinkScope, type RelinkStrategy } from './facility-links.js';
 
 /*
  * The catalogue bundle importer (contract: ../shared/spec/catalogue-bundle.md, summary: docs/bundle.md).
@@ -51,7 +51,7 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
     const written = await writeSections(trx, valid, step);
     const links = await step('facility links', () =>
       inSection('facility links', [], () =>
-        relinkFacilities(trx, {
+        relinkAndTouch(trx, {
           projectIds: written.projectIds,
           facilityIds: written.facilityIds,
           radiusM: options.facilityLinkRadiusM,
@@ -78,6 +78,31 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
     await step('vacuum', () => sql`VACUUM (ANALYZE) projects, units, unit_tag_links, project_facilities, facilities`.execute(db)).catch(() => {});
   }
   return result;
+}
+
+/*
+ * A project's nearby block changes when a facility linked to it changes what it serves or where it is
+ * (facilities.changed_version, migration 0008): the projects linked to such a facility before the
+ * relink (its old position) and after it (its new one) are touched, so GET /changes lists them. The
+ * link rule itself decides which projects those are. Projects the import wrote are already at this
+ * version and skipped.
+ */
+async function relinkAndTouch(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
+  const changed =
+    scope.facilityIds.length === 0
+      ? []
+      : (await query<{ id: number }>(db, 'SELECT id FROM facilities WHERE changed_version = (SELECT note_catalogue_change())', [])).map((row) => row.id);
+  const before = await projectsLinkedTo(db, changed);
+  const links = await relinkFacilities(db, scope);
+  const after = await projectsLinkedTo(db, changed);
+  if (before.length + after.length > 0) {
+    await execute(
+      db,
+      'UPDATE projects SET changed_version = -1 WHERE id = ANY($1::int[]) AND changed_version <> (SELECT note_catalogue_change())',
+      [[...new Set([...before, ...after])]],
+    );
+  }
+  return links;
 }
 
 /** Rows written above which the import vacuums the catalogue tables after committing. */
