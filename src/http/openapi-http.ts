@@ -103,7 +103,10 @@ export function addHttpConventions({ openapiObject }: { openapiObject: Json }): 
     }
   }
   flattenRuleWrappers(openapiObject);
-  return openapiObject;
+  // Every response shares the same header and schema objects; written to YAML as they are, they become
+  // anchors and hundreds of aliases, which YAML parsers refuse past a limit ("excessive alias count",
+  // reached with GET /changes). A plain copy has no shared objects, so the YAML has no aliases.
+  return JSON.parse(JSON.stringify(openapiObject)) as Json;
 }
 
 function addConditionalGet(operation: Json): void {
