@@ -19,6 +19,7 @@ import { linkBuilder, type LinkBuilder } from './links.js';
 import { openApiOptions } from './openapi.js';
 import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
+import { changesRoutes } from './routes/changes.js';
 import { healthRoutes } from './routes/health.js';
 import { projectRoutes } from './routes/projects.js';
 import { referenceRoutes } from './routes/reference.js';
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await api.register(referenceRoutes, deps);
     await api.register(projectRoutes, deps);
     await api.register(unitRoutes, deps);
+    await api.register(changesRoutes, deps);
     await api.register(applicationRoutes, deps);
   });
 

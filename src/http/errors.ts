@@ -24,6 +24,8 @@ export const messages = {
   jsonContentType: 'Content-Type must be application/json',
   idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
   idempotencyInFlight: 'a request with this Idempotency-Key is still being processed; retry later',
+  badCursor: 'cursor is not valid: send next_cursor of a GET /changes response unchanged, or no cursor to start over',
+  cursorExpired: 'cursor expired: start over without a cursor',
 } as const;
 
 export class ApiError extends Error {
@@ -46,6 +48,8 @@ export const unavailable = (message: string = messages.unavailable) =>
 
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message: string) => new ApiError(404, message);
+/** 410: a GET /changes cursor that cannot be continued (another key, new prices, another database). */
+export const gone = (message: string) => new ApiError(410, message);
 
 /** 429: the key has used up its requests for the current window (opt-in rate limiting). */
 export const rateLimited = (retryAfterS: number, headers: Record<string, string>) =>

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { messages } from './errors.js';
 import type { ApplicationBody, ApplicationResult } from './schemas/applications.js';
+import type { ChangesPage } from './schemas/changes.js';
 import type { FileObject, FlatProjectList, ProjectContacts, ProjectDetail, ProjectsPageSchema } from './schemas/projects.js';
 import type { UnitModel } from './schemas/units.js';
 
@@ -310,6 +311,7 @@ export const errorExamples: Record<string, unknown> = {
   403: error(messages.originNotAllowed),
   404: error(messages.routeNotFound),
   409: error(messages.idempotencyMismatch),
+  410: error(messages.cursorExpired),
   429: error('rate limit exceeded, retry in 12 seconds'),
   500: error(messages.internal),
   503: error(messages.unavailable),
@@ -317,8 +319,20 @@ export const errorExamples: Record<string, unknown> = {
 
 const id = { id: 42 };
 
+// A later page of a mirror's feed: a price changed (the unit and its project), a unit was sold and deleted.
+const changesPage: ChangesPage = {
+  items: [
+    { type: 'project', id: 42, change: 'upsert', changed_at: UPDATED },
+    { type: 'unit', id: 1201, project_id: 42, change: 'upsert', changed_at: UPDATED },
+    { type: 'unit', id: 1207, project_id: 42, change: 'removed', changed_at: UPDATED },
+  ],
+  next_cursor: 'eyJ2IjoxLCJrZXkiOjcsInB2IjowLCJhdCI6MTI4LCJyYW5rIjoyLCJpZCI6MCwidGhyb3VnaCI6MTE5fQ.2vQm3oZ0sTz4b1Yw',
+  has_more: false,
+  catalogue_version: 128,
+};
+
 export const operationExamples: Record<string, OperationExamples> = {
-  health: { responses: { 200: success({ database: 'up', driver: 'postgres' }), 503: error(messages.databaseDown) } },
+  health: { responses: { 200: success({ database: 'up', driver: 'postgres', catalogue_version: 42, change_signal: 'listening', search: { catalogue_version: 42, built_at: '2026-11-25T09:30:00.000Z', build_ms: 2180 } }), 503: error(messages.databaseDown) } },
   whoAmI: {
     responses: {
       200: success({
@@ -384,6 +398,10 @@ export const operationExamples: Record<string, OperationExamples> = {
   getProject: { parameters: id, responses: { 200: success(projectDetail), 404: error(messages.projectNotFound) } },
   getProjectContacts: { parameters: id, responses: { 200: success(contacts), 404: error(messages.projectNotFound) } },
   getUnit: { parameters: { id: 1201 }, responses: { 200: success(unit), 404: error(messages.unitNotFound) } },
+  listChanges: {
+    parameters: { cursor: 'eyJ2IjoxLCJrZXkiOjcsInB2IjowLCJhdCI6MTE5LCJyYW5rIjoyLCJpZCI6MCwidGhyb3VnaCI6MTE5fQ.Jb8o1c6kQm0tP2Xr', limit: 100 },
+    responses: { 200: success(changesPage), 400: error(messages.badCursor) },
+  },
   submitApplication: {
     parameters: { id: 1201, 'idempotency-key': '5f0c2a8e-1b7d-4c3e-9f21-8a6d4e2b9c70' },
     requestBody: applicationBody,

@@ -2,7 +2,7 @@ import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
 import { addHttpConventions } from './openapi-http.js';
 
 /** Raised with every change of the API (CHANGELOG.md); see "Versioning and changes" below. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 /*
  * The OpenAPI 3.1 document is generated from the route schemas; this file only adds what no route
@@ -50,6 +50,16 @@ answer is **304 Not Modified** with no body. Errors and the application (\`POST\
 Each representation has its own ETag: a compressed body's is the hash of its content with \`-br\` or
 \`-gzip\` appended, and \`If-None-Match\` is compared with the ETag of the representation the request
 would get (send the same \`Accept-Encoding\` as when you received the ETag).
+
+## Changes feed (an addition to the specification)
+\`GET /changes\` is opt-in: nothing else changes for clients that do not call it. It lists, in commit
+order, the projects and units that changed for the key (\`upsert\`: visible now, fetch the detail;
+\`removed\`: deleted, turned draft, contract ended or developer removed; a removed project takes its
+units with it). Start without a cursor, follow \`next_cursor\` while \`has_more\`, keep the last
+\`next_cursor\` and call again later: a change committed after a page was read is never skipped. A
+cursor is tied to its key and to the key's price vector: after a change of prices (every price changed),
+with another key, or after the catalogue was restored, the answer is **410** \`cursor expired: start over
+without a cursor\`; drop the mirror and start again. A cursor that was altered is refused with 400.
 
 ## Versioning and changes
 \`info.version\` follows semantic versioning. Additions (a new field in a response object, a new

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { contractOpensSql } from './visibility.js';
 
 export interface KeyRecord {
   id: number;
@@ -54,8 +55,8 @@ export async function findActiveKeyByHash(db: Kysely<DB>, keyHash: string): Prom
       sql<boolean>`EXISTS (SELECT 1 FROM company_members m WHERE m.company_id = k.company_id AND m.user_id = k.author_id)`.as('author_member'),
       sql<number[]>`ARRAY(
         SELECT ct.developer_id FROM contracts ct
-        JOIN companies d ON d.id = ct.developer_id AND d.deleted_at IS NULL AND d.company_type = 3
-        WHERE ct.agency_id = k.company_id AND ct.status = 'approved'
+        JOIN companies d ON d.id = ct.developer_id
+        WHERE ct.agency_id = k.company_id AND ${contractOpensSql('ct', 'd')}
         ORDER BY ct.developer_id)`.as('contracted_developer_ids'),
     ])
     .executeTakeFirst();

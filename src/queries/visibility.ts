@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 /*
@@ -19,6 +19,20 @@ export function projectIsVisible(scope: VisibilityScope) {
       eb('p.deleted_at', 'is', null),
       developerIn(scope, sql.ref('p.company_id')),
     ]);
+}
+
+/**
+ * The same rule over the rows themselves, for reads that must decide visibility in their own snapshot
+ * (the key record's contracted_developer_ids, GET /changes): the contract row `ct` with the developer
+ * company `d` opens the developer's projects when approved and the developer is a live developer.
+ */
+export function contractOpensSql(ct: string, d: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(`${ct}.status`)} = 'approved' AND ${sql.ref(`${d}.deleted_at`)} IS NULL AND ${sql.ref(`${d}.company_type`)} = 3)`;
+}
+
+/** The project `p` is published: not a draft, not deleted (the project half of projectIsVisible). */
+export function projectPublishedSql(p: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(NOT ${sql.ref(`${p}.is_draft`)} AND ${sql.ref(`${p}.deleted_at`)} IS NULL)`;
 }
 
 /** `column = ANY(contracted ids)`; an agency without contracts sees nothing. */

@@ -221,6 +221,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes feed (for mirroring)
+         * @description An addition to the specification, for agencies that mirror the catalogue: the projects and units that changed for this key since `cursor`, in commit order. Start without a cursor (every project and unit the key sees now, as `upsert`), follow `next_cursor` while `has_more`, then keep the last `next_cursor` and call again later for what changed meanwhile. A change committed after a page was read is never skipped, even while imports run; an entity that changes again is listed again. For each `upsert` fetch GET /projects/{id} or GET /units/{id} (prices in the key’s prices); a `removed` project takes its units with it. An entry may be listed although nothing the key sees changed (e.g. a record restated with a new `updated_at`). Answered 410 `cursor expired: start over without a cursor` when the cursor cannot be continued: issued to another key, the key’s price vector changed since (every price changed), or the catalogue was restored or replaced. Then drop the mirror and start again without a cursor. Not covered: project contacts (GET /projects/{id}/contacts).
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/units/{id}/applications": {
         parameters: {
             query?: never;
@@ -337,7 +357,14 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "database": "up",
-                     *         "driver": "postgres"
+                     *         "driver": "postgres",
+                     *         "catalogue_version": 42,
+                     *         "change_signal": "listening",
+                     *         "search": {
+                     *           "catalogue_version": 42,
+                     *           "built_at": "2026-11-25T09:30:00.000Z",
+                     *           "build_ms": 2180
+                     *         }
                      *       }
                      *     }
                      */
@@ -357,6 +384,18 @@ export interface operations {
                             catalogue_version?: number;
                             /** @description `listening`: changes made by any process reach this instance at once. `reconnecting`: the listening connection was lost; until it is back, key records are read from the database on every request. */
                             change_signal?: "listening" | "reconnecting";
+                            /** @description The search snapshot in service. After an import it catches up with `catalogue_version` once rebuilt (seconds on a large catalogue); meanwhile searches wait for it, up to 5 s, so that they agree with the detail endpoints. */
+                            search: {
+                                /** @description The catalogue version of the in-memory search snapshot serving GET /projects, /projects/list and /companies. */
+                                catalogue_version: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When that snapshot was built.
+                                 */
+                                built_at: string;
+                                /** @description How long building it took, in milliseconds. */
+                                build_ms: number;
+                            };
                             /** @description Only with `DATABASE_READ_URL`: each read replica, in configuration order, as of the last poll (every second). */
                             replicas?: {
                                 /** @description host:port/database of the replica (from `DATABASE_READ_URL`, without credentials). */
@@ -4025,6 +4064,287 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "message": "unit not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque: the `next_cursor` of the previous page, sent back as it is. Absent: start from the beginning (everything the key sees now, as upserts).
+                 * @example eyJ2IjoxLCJrZXkiOjcsInB2IjowLCJhdCI6MTE5LCJyYW5rIjoyLCJpZCI6MCwidGhyb3VnaCI6MTE5fQ.Jb8o1c6kQm0tP2Xr
+                 */
+                cursor?: string;
+                /**
+                 * @description Entries per page, default 100, at least 1; values above 1000 are capped at 1000.
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of changes and the cursor that follows it. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "type": "project",
+                     *             "id": 42,
+                     *             "change": "upsert",
+                     *             "changed_at": "2026-10-18T14:02:11.000Z"
+                     *           },
+                     *           {
+                     *             "type": "unit",
+                     *             "id": 1201,
+                     *             "project_id": 42,
+                     *             "change": "upsert",
+                     *             "changed_at": "2026-10-18T14:02:11.000Z"
+                     *           },
+                     *           {
+                     *             "type": "unit",
+                     *             "id": 1207,
+                     *             "project_id": 42,
+                     *             "change": "removed",
+                     *             "changed_at": "2026-10-18T14:02:11.000Z"
+                     *           }
+                     *         ],
+                     *         "next_cursor": "eyJ2IjoxLCJrZXkiOjcsInB2IjowLCJhdCI6MTI4LCJyYW5rIjoyLCJpZCI6MCwidGhyb3VnaCI6MTE5fQ.2vQm3oZ0sTz4b1Yw",
+                     *         "has_more": false,
+                     *         "catalogue_version": 128
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /** @description Changes in the order they were committed (projects before units of the same change, then by id); at most `limit`. */
+                            items: {
+                                /** @description What changed: a project or a unit. */
+                                type: "project" | "unit";
+                                /** @description The project’s or unit’s id. */
+                                id: number;
+                                /** @description Units only: the project the unit belongs to now. */
+                                project_id?: number;
+                                /** @description `upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible (deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. */
+                                change: "upsert" | "removed";
+                                /**
+                                 * Format: date-time
+                                 * @description When the change that lists the entry was made (its transaction’s time, UTC).
+                                 */
+                                changed_at: string;
+                            }[];
+                            /** @description Send it as `cursor` to get what follows, now or later: even when `has_more` is false it is where the next changes will start. */
+                            next_cursor: string;
+                            /** @description More entries are waiting: ask for the next page at once. False: the feed is exhausted for now. */
+                            has_more: boolean;
+                            /**
+                             * Format: int64
+                             * @description The catalogue version (as in GET /health) the page was read at; once `has_more` is false, every change up to it has been listed.
+                             */
+                            catalogue_version: number;
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter (`cursor is not valid: ...` for a cursor that was not issued by this service, or was altered). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "cursor is not valid: send next_cursor of a GET /changes response unchanged, or no cursor to start over"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `cursor expired: start over without a cursor`: the cursor belongs to another key, the key’s price vector changed, or the catalogue was restored or replaced. Start again without a cursor. */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "cursor expired: start over without a cursor"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

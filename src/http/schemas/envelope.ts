@@ -30,6 +30,7 @@ const errorDescriptions = {
   403: 'The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`.',
   404: 'Not found, or not visible to this key.',
   409: 'Conflict.',
+  410: 'Gone: what the request refers to can no longer be served.',
   500: '`internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff.',
   503: '`service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server.',
 } as const;
