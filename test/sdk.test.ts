@@ -65,6 +65,31 @@ describe.each(drivers)('SDK against the service (%s)', (driver) => {
     expect(requests).toHaveLength(1);
   });
 
+  it('iterates every page of GET /changes, resumes from the last next_cursor, and a 410 says start over', async () => {
+    const everything = await sdk.listProjects({ limit: 100 });
+    const { result, requests } = await count(() => collect(sdk.changes({ limit: 40 })));
+    const entries = result.flatMap((page) => page.items);
+    const byId = (a: number, b: number) => a - b;
+    expect(entries.filter((entry) => entry.type === 'project').map((entry) => entry.id).sort(byId)).toEqual(everything.items.map((project) => project.id).sort(byId));
+    expect(entries.every((entry) => entry.change === 'upsert')).toBe(true);
+    expect(result.length).toBeGreaterThan(2);
+    expect(requests).toHaveLength(result.length);
+    expect(requests[0]).not.toContain('cursor=');
+    requests.slice(1).forEach((request, i) => expect(request).toContain(`cursor=${encodeURIComponent(result[i].next_cursor)}`));
+    expect(result.map((page) => page.has_more)).toEqual([...result.slice(1).map(() => true), false]);
+
+    // Resumed later with nothing changed meanwhile: one request, no entry, the same position.
+    const last = result.at(-1)!;
+    const later = await collect(sdk.changes({ cursor: last.next_cursor }));
+    expect(later).toEqual([{ items: [], next_cursor: last.next_cursor, has_more: false, catalogue_version: last.catalogue_version }]);
+
+    const otherKey = new CatalogueClient({ baseUrl, apiKey: await t.key({ companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID }) });
+    await expect(collect(otherKey.changes({ cursor: last.next_cursor }))).rejects.toMatchObject({
+      status: 410,
+      message: 'cursor expired: start over without a cursor',
+    });
+  });
+
   it('throws CatalogueApiError with the service message, status and request id', async () => {
     const invalid = await sdk.listProjects({ price_min: -1 }).catch((error: unknown) => error);
     expect(invalid).toBeInstanceOf(CatalogueApiError);

@@ -1,13 +1,15 @@
 import createClient, { type Client } from 'openapi-fetch';
 import { CatalogueApiError } from './errors.js';
 import type { paths } from './generated/schema.js';
-import { nextOffset, pages } from './paging.js';
+import { nextCursor, nextOffset, pages } from './paging.js';
 import { retryingFetch, type RetryOptions } from './retry.js';
 import type {
   ApplicationBody,
   ApplicationResult,
   Area,
   AreasQuery,
+  ChangesPage,
+  ChangesQuery,
   Developer,
   FlatProject,
   Project,
@@ -130,6 +132,20 @@ export class CatalogueClient {
   /** GET /units/{id}: the unit with its project, developer, area, floor plan and tags. */
   getUnit(id: number): Promise<Unit> {
     return unwrap(this.raw.GET('/units/{id}', { params: { path: { id } } }));
+  }
+
+  /** GET /changes: one page of what changed for the key since `query.cursor` (none: everything visible now). */
+  listChanges(query: ChangesQuery = {}): Promise<ChangesPage> {
+    return unwrap(this.raw.GET('/changes', { params: { query } }));
+  }
+
+  /**
+   * Every page of GET /changes from `query.cursor` until the feed is exhausted for now (`has_more`
+   * false). Apply each page, then store its `next_cursor`: the last one is where to resume later. A
+   * CatalogueApiError with status 410 means start over: drop the mirror and call again without a cursor.
+   */
+  changes(query: ChangesQuery = {}): AsyncGenerator<ChangesPage, void, undefined> {
+    return pages<ChangesPage, { cursor?: string }>({ cursor: query.cursor }, ({ cursor }) => this.listChanges({ ...query, cursor }), nextCursor);
   }
 
   /** POST /units/{id}/applications: records client + opportunity + draft offer in the agency CRM. */

@@ -1,6 +1,6 @@
 export { CatalogueClient, type ApplicationOptions, type CatalogueClientOptions } from './client.js';
 export { CatalogueApiError } from './errors.js';
-export { nextOffset, pages } from './paging.js';
+export { nextCursor, nextOffset, pages } from './paging.js';
 export { isRetryable, type RetryOptions } from './retry.js';
 export type * from './types.js';
 export type { components, operations, paths } from './generated/schema.js';

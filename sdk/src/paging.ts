@@ -25,3 +25,12 @@ export function nextOffset(page: { total: number; items: readonly unknown[] }, o
   const after = offset + page.items.length;
   return page.items.length === 0 || after >= page.total ? undefined : after;
 }
+
+/**
+ * Cursor paging as GET /changes does it: the next page starts at the page's `next_cursor` while
+ * `has_more`; the last page's `next_cursor` is where to resume later, for what changes meanwhile.
+ * (A position is `{ cursor }`, so that "no cursor yet", the start of the feed, is a position too.)
+ */
+export function nextCursor(page: { next_cursor: string; has_more: boolean }): { cursor: string } | undefined {
+  return page.has_more ? { cursor: page.next_cursor } : undefined;
+}
