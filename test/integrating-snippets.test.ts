@@ -3,10 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueClient } from '../sdk/src/index.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from '../src/demo/demo-bundle.js';
+import { sql } from 'kysely';
 import { apply } from '../docs/snippets/application.js';
 import { firstCall } from '../docs/snippets/first-call.js';
+import { syncMirror, type Mirror } from '../docs/snippets/mirror.js';
 import { projectPage } from '../docs/snippets/project-page.js';
 import { allProjectIds, searchPage } from '../docs/snippets/search-page.js';
+import { updateKey } from '../src/queries/api-keys.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import type { Bundle } from './helpers/fixtures.js';
@@ -94,5 +97,30 @@ describe.each(drivers)('docs/snippets against the service (%s)', (driver) => {
     const direct = await api(`/units/${unit.id}/applications`, { method: 'POST', body: JSON.stringify({ client: { first_name: 'Noura', mobile_number: 'none' }, preferences: { based_on_unit: true } }) });
     expect(direct.status).toBe(400);
     expect(refused).toEqual({ ok: false, message: direct.body.message });
+  });
+
+  it('mirror: the whole catalogue, then what changed, then everything again after new prices', async () => {
+    const mirror: Mirror = { projects: new Map(), units: new Map() };
+    await syncMirror(catalogue, mirror);
+    const ids = await allProjectIds(catalogue, { limit: 100 });
+    const byId = (a: number, b: number) => a - b;
+    expect([...mirror.projects.keys()].sort(byId)).toEqual([...ids].sort(byId));
+    const unitId = mirror.projects.get(ids[0])!.units[0].id;
+    expect(mirror.units.get(unitId)).toEqual((await api(`/units/${unitId}`)).body.data);
+
+    await sql`UPDATE units SET price = price + 100 WHERE id = ${unitId}`.execute(t.db);
+    await syncMirror(catalogue, mirror);
+    expect(mirror.units.get(unitId)).toEqual((await api(`/units/${unitId}`)).body.data);
+    expect(mirror.projects.get(ids[0])).toEqual((await api(`/projects/${ids[0]}`)).body.data);
+
+    const [key] = await t.db.selectFrom('api_keys').select('id').where('price_vector', '=', 5).orderBy('id', 'desc').limit(1).execute();
+    await updateKey(t.db, key.id, { priceVector: 6 });
+    try {
+      await syncMirror(catalogue, mirror);
+      expect(mirror.units.get(unitId)).toEqual((await api(`/units/${unitId}`)).body.data);
+      expect(mirror.units.size).toBe(new Set([...mirror.projects.values()].flatMap((project) => project.units.map((unit) => unit.id))).size);
+    } finally {
+      await updateKey(t.db, key.id, { priceVector: 5 });
+    }
   });
 });
