@@ -87,7 +87,15 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
     const res = await t.app.inject({ method: 'GET', url: '/health' });
     expect(res.json()).toEqual({
       status: 'success',
-      data: { database: 'up', driver, catalogue_version: t.changes.catalogueVersion, change_signal: 'listening' },
+      data: {
+        database: 'up',
+        driver,
+        catalogue_version: t.changes.catalogueVersion,
+        change_signal: 'listening',
+        search: { catalogue_version: t.search.current().catalogueVersion, built_at: t.search.builtAt.toISOString(), build_ms: Math.round(t.search.current().buildMs) },
+      },
     });
+    // The snapshot in service holds every catalogue version signalled so far.
+    expect(res.json().data.search.catalogue_version).toBe(t.changes.catalogueVersion);
   });
 });

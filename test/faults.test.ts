@@ -159,7 +159,7 @@ describe.skipIf(!serverUrl)('PostgreSQL faults through a TCP proxy', () => {
     await expectAllReads(200);
     const healthy = await app.inject({ method: 'GET', url: '/health' });
     expect(healthy.statusCode).toBe(200);
-    expect(healthy.json()).toEqual({ status: 'success', data: { database: 'up', driver: 'postgres' } });
+    expect(healthy.json()).toMatchObject({ status: 'success', data: { database: 'up', driver: 'postgres' } });
     expect((await apply(application('back@example.com'))).statusCode).toBe(201);
   });
 
