@@ -71,15 +71,6 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
   return links;
 }
 
-/** The projects linked to any of these facilities now (for GET /changes: whose nearby block they are in). */
-export async function projectsLinkedTo(db: Kysely<DB>, facilityIds: number[]): Promise<number[]> {
-  if (facilityIds.length === 0) return [];
-  const result = await db.executeQuery<{ project_id: number }>(
-    CompiledQuery.raw(`SELECT DISTINCT project_id FROM ${LINKS} WHERE facility_id = ANY($1::int[])`, [facilityIds]),
-  );
-  return result.rows.map((row) => row.project_id);
-}
-
 const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
 
 /*
@@ -103,7 +94,9 @@ async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): 
   );
 }
 
-const LINKS = 'project_facilities';
+/** The facility links table (rebuilt whole by large imports, see relinkFacilities). */
+export const LINKS_TABLE = 'project_facilities';
+const LINKS = LINKS_TABLE;
 const REBUILT = 'project_facilities_rebuilt';
 
 /** Links the touched projects to every facility and the other projects to the touched facilities. */
