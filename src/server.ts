@@ -20,6 +20,17 @@ export interface RunningServer {
 /** A key's record is reused for at most this long; change signals drop it sooner. */
 export const KEY_CACHE_TTL_MS = 1_000;
 
+/*
+ * On the embedded database the signals alone keep the cache exact: the directory lock lets no other
+ * process write (src/db/data-dir-lock.ts), every change made here notifies in-process before the
+ * writing statement returns, and nothing of a key record depends on the clock. A cached record is
+ * therefore the committed state, not an older one, and needs no time limit (the 1 s limit is
+ * PostgreSQL's safety net against a notification lost with its connection). Without it, every
+ * second each key's lookup would queue behind an import's transaction (the engine runs one at a
+ * time) and searches, which need no database otherwise, would stall for the whole import.
+ */
+export const PGLITE_KEY_CACHE_TTL_MS = Number.POSITIVE_INFINITY;
+
 export interface StartOptions {
   /** Runs after migrating, before listening (`npm start` loads the demo catalogue here). */
   beforeListen?: (database: Database) => Promise<void>;
@@ -61,8 +72,8 @@ async function serveDatabase(config: Config, database: Database, options: StartO
     readFrom: async () => (await readerAfterLatestCommit(database)).db,
     onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),
   });
-  // Keys are cached 1 s at most, and dropped on every change signal (src/http/key-cache.ts).
-  const app = await buildApp({ database, config, search, keyCacheTtlMs: options.keyCacheTtlMs ?? KEY_CACHE_TTL_MS, changes });
+  // Keys are dropped on every change signal, and on PostgreSQL cached 1 s at most (src/http/key-cache.ts).
+  const app = await buildApp({ database, config, search, keyCacheTtlMs: options.keyCacheTtlMs ?? (database.driver === 'pglite' ? PGLITE_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS), changes });
   log = app.log;
   await app.listen({ port: config.port, host: config.host });
   const management =

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { PGliteWorkerClient } from '../src/db/pglite-client.js';
 import { buildApp } from '../src/http/app.js';
+import { PGLITE_KEY_CACHE_TTL_MS } from '../src/server.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle } from './helpers/fixtures.js';
 
@@ -39,6 +40,41 @@ describe('PGlite in a worker thread', () => {
     expect(elapsed).toBeLessThan(1_000);
     await slow;
     await app.close();
+  });
+
+  it('answers health 200 and serves a warm key while a transaction holds the engine (an import), as the server caches keys', async () => {
+    // PGLITE_KEY_CACHE_TTL_MS: no time limit on the embedded database (signals keep the cache exact).
+    const app = await buildApp({ database: t.database, search: t.search, config: t.config, logger: false, keyCacheTtlMs: PGLITE_KEY_CACHE_TTL_MS, changes: t.changes });
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/projects', headers: { 'x-api-key': key } })).statusCode).toBe(200);
+    const transaction = t.db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_sleep(3)`.execute(trx);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    const [health, projects] = await Promise.all([
+      app.inject({ method: 'GET', url: '/health' }),
+      app.inject({ method: 'GET', url: '/projects', headers: { 'x-api-key': key } }),
+    ]);
+    expect(health.statusCode, health.body).toBe(200);
+    expect(projects.statusCode).toBe(200);
+    // Neither waited for the transaction (SELECT 1 would have, and the health check timed out at 2 s).
+    expect(performance.now() - started).toBeLessThan(1_500);
+    await transaction;
+    await app.close();
+  });
+
+  it('answers health 503 once the worker is gone', async () => {
+    const own = await createTestApp('pglite', baseBundle());
+    try {
+      expect((await own.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+      await own.database.close();
+      const res = await own.app.inject({ method: 'GET', url: '/health' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ status: 'error', message: 'database is down' });
+    } finally {
+      await own.close().catch(() => {});
+    }
   });
 
   it('passes errors on with their PostgreSQL fields', async () => {

@@ -161,7 +161,10 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     primary: db,
     driver: 'pglite',
     poolSize: 1,
-    ping: () => ping(db),
+    // Not SELECT 1: the embedded engine runs one transaction at a time, so during an import (a minute
+    // on L) SELECT 1 would wait for it and the health check would call a busy database down, and a
+    // load balancer take the instance out. Down is a worker that is gone (closed or crashed).
+    ping: async () => client.alive,
     async listen(channel, handlers) {
       const stop = await client.listen(channel, handlers.notification);
       handlers.up();

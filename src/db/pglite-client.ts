@@ -83,6 +83,11 @@ export class PGliteWorkerClient {
     return new PGliteWorkerClient(worker);
   }
 
+  /** The worker runs (it may be busy with a long statement or transaction: an import holds it for a minute on L). */
+  get alive(): boolean {
+    return this.#stopped === undefined;
+  }
+
   query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
     return this.#send({ type: 'query', sql, params });
   }
