@@ -60,6 +60,8 @@ async function main(): Promise<void> {
     const contract = pick('contracts', (c) => c.agency_id === DEMO_AGENCY_ID && c.status === 'approved');
     const project = pick('projects', (p) => p.company_id === contract.developer_id && !p.is_draft && !p.deleted);
     const unit = pick('units', (u) => u.project_id === project.id && !u.deleted);
+    const developer = pick('companies', (c) => c.id === contract.developer_id);
+    const author = pick('users', (u) => u.id === DEMO_AUTHOR_ID);
 
     const newKey = async (...extra: string[]) => {
       const out = await cli('keys', 'create', '--company', String(DEMO_AGENCY_ID), '--author', String(DEMO_AUTHOR_ID), '--name', 'propagation', ...extra);
@@ -145,6 +147,20 @@ async function main(): Promise<void> {
         return measure(
           () => importing({ projects: [{ ...project, is_draft: draft }] }),
           async (server) => (await call(server, `/projects/${project.id}`)).status === (draft ? 404 : 200),
+        );
+      },
+      'import: developer removed': async (round) => {
+        const removed = round % 2 === 0;
+        return measure(
+          () => importing({ companies: [{ ...developer, deleted: removed }] }),
+          async (server) => (await call(server, `/projects/${project.id}`)).status === (removed ? 404 : 200),
+        );
+      },
+      'import: key author removed': async (round) => {
+        const removed = round % 2 === 0;
+        return measure(
+          () => importing({ users: [{ ...author, deleted: removed }] }),
+          async (server) => (await call(server, '/whoIAm')).status === (removed ? 401 : 200),
         );
       },
       'import: price': async (round) => {
