@@ -90,9 +90,16 @@ async function measure(name: string, target: Target): Promise<void> {
     })();
     await new Promise((done) => setTimeout(done, 5_000));
     const importStarted = performance.now();
-    await seedCatalogue(target, projects, cwd);
+    try {
+      await seedCatalogue(target, projects, cwd);
+    } catch (error) {
+      // The load loop must end for the process to.
+      swappedAt ??= performance.now() - 10_000;
+      throw error;
+    } finally {
+      importDone = true;
+    }
     const importS = (performance.now() - importStarted) / 1000;
-    importDone = true;
     await load;
     polling = false;
     await poller;

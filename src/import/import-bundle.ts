@@ -94,21 +94,32 @@ async function relinkAndTouch(db: Kysely<DB>, scope: RelinkScope): Promise<numbe
   return links;
 }
 
+/** Above this many changed facilities every linked project is touched (see below). */
+const TOUCH_ALL_ABOVE_FACILITIES = 1_000;
+
 /*
- * One statement, joined on the stamps (no id arrays), as a semi-join: on a re-import of L (every
- * facility restamped) an id list bound as a parameter was compared with each of the 4.4 M links, and a
- * join with the DISTINCT project ids became a 12 M-row nested loop (4.6 s on PostgreSQL); the semi-join
- * probes each project's links on their index and stops at the first changed facility (0.4 s).
+ * The projects whose nearby block may have changed, by their links to the facilities stamped in this
+ * transaction. Few facilities (an edit): a semi-join from those facilities through the links' facility
+ * index. Many (a catalogue restated whole: a re-import of L restamps its 50,000 facilities): every
+ * project with a link, in one pass. The feed may then list a project whose nearby block did not
+ * change (allowed: an entry means "fetch again"), but the statement cannot go wrong: with 50,000
+ * facilities the planner turned the semi-join into minutes on PGlite (a join with the DISTINCT ids
+ * became a 12 M-row nested loop on PostgreSQL, 4.6 s), and an id list bound as a parameter was
+ * compared with each of the 4.4 M links.
  */
 async function touchProjectsNearChangedFacilities(db: Kysely<DB>): Promise<void> {
-  await execute(
+  const [{ changed }] = await query<{ changed: number }>(
     db,
-    `UPDATE projects p SET changed_version = -1
-      WHERE p.changed_version <> (SELECT note_catalogue_change())
-        AND p.id IN (SELECT pf.project_id FROM ${LINKS_TABLE} pf JOIN facilities f ON f.id = pf.facility_id
-                      WHERE f.changed_version = (SELECT note_catalogue_change()))`,
+    'SELECT count(*)::int AS changed FROM facilities WHERE changed_version = (SELECT note_catalogue_change())',
     [],
   );
+  if (changed === 0) return;
+  const linked =
+    changed > TOUCH_ALL_ABOVE_FACILITIES
+      ? `EXISTS (SELECT 1 FROM ${LINKS_TABLE} pf WHERE pf.project_id = p.id)`
+      : `p.id IN (SELECT pf.project_id FROM facilities f JOIN ${LINKS_TABLE} pf ON pf.facility_id = f.id
+                   WHERE f.changed_version = (SELECT note_catalogue_change()))`;
+  await execute(db, `UPDATE projects p SET changed_version = -1 WHERE p.changed_version <> (SELECT note_catalogue_change()) AND ${linked}`, []);
 }
 
 /** Rows written above which the import vacuums the catalogue tables after committing. */
