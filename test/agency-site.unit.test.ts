@@ -1,54 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { searchCapabilities } from '../examples/agency-site/src/capabilities.js';
 import { html, htmlText } from '../examples/agency-site/src/html.js';
-import { facetEntries } from '../examples/agency-site/src/pages/search.js';
-import { projectsQuery, readSearchForm, searchHref } from '../examples/agency-site/src/search-form.js';
-import { openApiDocument } from '../sdk/src/index.js';
+import { searchPage } from '../examples/agency-site/src/pages/search.js';
+import { projectsQuery, readSearchForm, searchHref, SORT_LABELS } from '../examples/agency-site/src/search-form.js';
+import type { Area, Developer, ProjectsPage } from '../sdk/src/index.js';
 
-/* The example site's pure parts: what it asks the API for, what it escapes, what it turns on. */
-const none = { sort: undefined, facets: undefined, areaParameter: undefined };
-
-/** The document with these GET /projects parameters declared in place of any of the same name. */
-function documentWith(parameters: Array<{ name: string; [field: string]: unknown }>) {
-  const document = structuredClone(openApiDocument) as { paths: Record<string, any> };
-  const get = document.paths['/projects'].get;
-  get.parameters = [...get.parameters.filter((p: { name: string }) => !parameters.some((q) => q.name === p.name)), ...parameters];
-  return document;
-}
-
-describe('search capabilities from the OpenAPI document', () => {
-  it('match what the generated document declares for GET /projects', () => {
-    const declared = (openApiDocument.paths['/projects'].get.parameters as Array<{ name: string }>).map((parameter) => parameter.name);
-    const capabilities = searchCapabilities();
-    expect(capabilities.sort !== undefined).toBe(declared.includes('sort'));
-    expect(capabilities.facets !== undefined).toBe(declared.includes('facets'));
-    expect(capabilities.areaParameter !== undefined).toBe(declared.includes('area_ids'));
-  });
-
-  it('turn on sort (enum values), facets (names quoted in the description) and the area filter when declared', () => {
-    const capabilities = searchCapabilities(
-      documentWith([
-        { name: 'sort', in: 'query', schema: { type: 'string', enum: ['name', 'price_from', '-price_from'] } },
-        { name: 'facets', in: 'query', description: 'Comma-separated names: `bedrooms`, `developer`, `area`.', schema: { type: 'string' } },
-        { name: 'area_ids', in: 'query', schema: { type: 'string' } },
-      ]),
-    );
-    expect(capabilities).toEqual({ sort: ['name', 'price_from', '-price_from'], facets: ['bedrooms', 'developer', 'area'], areaParameter: 'area_ids' });
-  });
-});
+/* The example site's pure parts: what it asks the API for, what it escapes, how it shows facets. */
 
 describe('the search form', () => {
-  const form = readSearchForm(new URLSearchParams('bedrooms=0&bedrooms=2&bedrooms=9&price_min=&price_max=3000000&developer=4&area=7&near_metro=on&sort=-price_from&page=3'));
+  const form = readSearchForm(new URLSearchParams('bedrooms=0&bedrooms=2&bedrooms=9&price_min=&price_max=3000000&developer=4&development_status=2&near_metro=on&sort=-price_from&page=3'));
 
-  it('becomes the GET /projects query, with only the declared optional parameters', () => {
-    expect(form).toMatchObject({ bedrooms: ['0', '2'], priceMin: '', priceMax: '3000000', page: 3 });
-    expect(projectsQuery(form, none)).toEqual({ limit: 12, offset: 24, bedrooms: '0,2', price_max: 3_000_000, developer_ids: '4', near_transport: true });
-    const all = { sort: ['name', '-price_from'], facets: ['bedrooms', 'developer', 'handover_year'], areaParameter: 'area_ids' };
-    expect(projectsQuery(form, all)).toMatchObject({ sort: '-price_from', facets: 'bedrooms,developer', area_ids: '7' });
+  it('becomes the GET /projects query, always with the facets of the Refine panel', () => {
+    expect(form).toMatchObject({ bedrooms: ['0', '2'], priceMin: '', priceMax: '3000000', developmentStatus: '2', unitType: '', sort: '-price_from', page: 3 });
+    expect(projectsQuery(form)).toEqual({
+      limit: 12,
+      offset: 24,
+      facets: 'bedrooms,developer,area,development_status,unit_types',
+      bedrooms: '0,2',
+      price_max: 3_000_000,
+      developer_ids: '4',
+      development_status: '2',
+      near_transport: true,
+      sort: '-price_from',
+    });
+  });
+
+  it('takes only the orders the page offers (SORT_LABELS is typed from the SDK: every declared order but distance, which needs a search centre)', () => {
+    expect(SORT_LABELS.price_from).toBe('Price: low to high');
+    expect(readSearchForm(new URLSearchParams('sort=price_from')).sort).toBe('price_from');
+    expect(readSearchForm(new URLSearchParams('sort=distance')).sort).toBe('');
+    expect(readSearchForm(new URLSearchParams('sort=constructor')).sort).toBe('');
   });
 
   it('links to other pages with the same filters', () => {
-    expect(searchHref(form, 2)).toBe('/?bedrooms=0&bedrooms=2&price_max=3000000&developer=4&area=7&near_metro=on&sort=-price_from&page=2');
+    expect(searchHref(form, 2)).toBe('/?bedrooms=0&bedrooms=2&price_max=3000000&developer=4&development_status=2&near_metro=on&sort=-price_from&page=2');
     expect(searchHref(readSearchForm(new URLSearchParams()), 1)).toBe('/');
   });
 });
@@ -61,9 +45,43 @@ describe('rendering', () => {
     );
   });
 
-  it('reads facet counts as a list of {value, count} or as a map', () => {
-    expect(facetEntries([{ value: 2, count: 14 }, { value: 3, count: 5 }])).toEqual([['2', 14], ['3', 5]]);
-    expect(facetEntries({ 2: 14, 3: 5 })).toEqual([['2', 14], ['3', 5]]);
-    expect(facetEntries(null)).toEqual([]);
+  it('shows facets by name, each value a link to its filter with the other filters kept', () => {
+    const developers = [{ id: 3, name: 'Emaar & Sons' }, { id: 4, name: 'Nakheel' }] as Developer[];
+    const areas = [{ id: 1, name: 'Dubai Marina', city: 'Dubai' }] as Area[];
+    const page = {
+      total: 8,
+      items: [],
+      facets: {
+        bedrooms: [{ value: 0, count: 2 }, { value: 2, count: 8 }, { value: 5, count: 1 }],
+        developer: [{ value: 3, count: 2 }, { value: 4, count: 8 }, { value: 9, count: 1 }],
+        area: [{ value: 1, count: 4 }],
+        development_status: [{ value: 0, count: 3 }, { value: 1, count: 5 }],
+        unit_types: [{ value: 2, count: 6 }],
+      },
+    } as ProjectsPage;
+    const form = readSearchForm(new URLSearchParams('bedrooms=2&price_max=3000000&developer=4&near_metro=on'));
+    const text = htmlText(searchPage({ form, developers, areas, page }));
+    const panel = text.slice(text.indexOf('<aside'), text.indexOf('</aside>'));
+    const section = (name: string) => panel.slice(panel.indexOf(`data-facet="${name}"`), panel.indexOf('</section>', panel.indexOf(`data-facet="${name}"`)));
+
+    expect(section('bedrooms')).toContain('<a href="/?bedrooms=0&amp;price_max=3000000&amp;developer=4&amp;near_metro=on">Studio <span class="count">(2)</span></a>');
+    expect(section('bedrooms')).toContain('<li data-value="2" data-count="8" aria-current="true">2 <span class="count">(8)</span></li>');
+    expect(section('bedrooms')).toContain('>5+ <span class="count">(1)</span></a>');
+    expect(section('developer')).toContain('<a href="/?bedrooms=2&amp;price_max=3000000&amp;developer=3&amp;near_metro=on">Emaar &amp; Sons <span class="count">(2)</span></a>');
+    expect(section('developer')).toContain('aria-current="true">Nakheel <span class="count">(8)</span>');
+    expect(section('developer')).toContain('>Developer 9 <span class="count">(1)</span>');
+    expect(section('developer')).toContain('<a class="clear" href="/?bedrooms=2&amp;price_max=3000000&amp;near_metro=on">Any developer</a>');
+    // No area filter on GET /projects: names and counts, no links.
+    expect(section('area')).toContain('<li data-value="1" data-count="4">Dubai Marina, Dubai <span class="count">(4)</span></li>');
+    // Unnamed in the catalogue: said so; 0 cannot be filtered on.
+    expect(section('development_status')).toContain('which does not name them');
+    expect(section('development_status')).toContain('<li data-value="0" data-count="3">Status 0 <span class="count">(3)</span></li>');
+    expect(section('development_status')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;development_status=1&amp;near_metro=on">Status 1');
+    expect(section('unit_types')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;unit_type=2&amp;near_metro=on">Type 2');
+  });
+
+  it('keeps a filter set from the Refine panel when the form is sent again', () => {
+    const text = htmlText(searchPage({ form: readSearchForm(new URLSearchParams('development_status=2&unit_type=1')), developers: [], areas: [] }));
+    expect(text).toContain('<input type="hidden" name="development_status" value="2"><input type="hidden" name="unit_type" value="1">');
   });
 });

@@ -1,5 +1,4 @@
-import type { ProjectsQuery } from '@catalogue-api/sdk';
-import type { SearchCapabilities } from './capabilities.js';
+import type { ProjectsPage, ProjectsQuery } from '@catalogue-api/sdk';
 
 /** What the visitor chose on the search page, as read from the page's query string. */
 export interface SearchForm {
@@ -7,15 +6,16 @@ export interface SearchForm {
   priceMin: string;
   priceMax: string;
   developer: string;
-  area: string;
+  /** Set from the Refine panel only (one value, as the `development_status` filter takes it). */
+  developmentStatus: string;
+  /** Set from the Refine panel only (one project type, as the `unit_types` filter takes it). */
+  unitType: string;
   nearMetro: boolean;
-  sort: string;
+  sort: SortChoice | '';
   page: number;
 }
 
 export const PAGE_SIZE = 12;
-/** Facets the search page has a control for; others the API may offer are not asked for. */
-export const FACETS_SHOWN = ['bedrooms', 'developer', 'area', 'development_status'];
 export const BEDROOM_CHOICES = [
   { value: '0', label: 'Studio' },
   { value: '1', label: '1' },
@@ -25,51 +25,68 @@ export const BEDROOM_CHOICES = [
   { value: '5', label: '5+' },
 ] as const;
 
+type Sort = NonNullable<ProjectsQuery['sort']>;
+/** The orders the page offers, first the API's default; `distance` needs a search centre, which the page never sends. */
+export type SortChoice = Exclude<Sort, 'distance' | '-distance'>;
+export const SORT_LABELS: Record<SortChoice, string> = {
+  name: 'Name: A to Z',
+  '-name': 'Name: Z to A',
+  price_from: 'Price: low to high',
+  '-price_from': 'Price: high to low',
+  size_from: 'Size: small to large',
+  '-size_from': 'Size: large to small',
+  handover_date: 'Handover: soonest first',
+  '-handover_date': 'Handover: latest first',
+  newest: 'Newest first',
+  '-newest': 'Oldest first',
+};
+
+export type FacetName = keyof NonNullable<ProjectsPage['facets']>;
+/** The facets the Refine panel shows, in its order. */
+export const FACETS = ['bedrooms', 'developer', 'area', 'development_status', 'unit_types'] as const satisfies readonly FacetName[];
+
 export function readSearchForm(params: URLSearchParams): SearchForm {
   const page = Number(params.get('page'));
+  const text = (name: string) => params.get(name)?.trim() ?? '';
+  const sort = text('sort');
   return {
     bedrooms: params.getAll('bedrooms').filter((value) => BEDROOM_CHOICES.some((choice) => choice.value === value)),
-    priceMin: params.get('price_min')?.trim() ?? '',
-    priceMax: params.get('price_max')?.trim() ?? '',
-    developer: params.get('developer')?.trim() ?? '',
-    area: params.get('area')?.trim() ?? '',
+    priceMin: text('price_min'),
+    priceMax: text('price_max'),
+    developer: text('developer'),
+    developmentStatus: text('development_status'),
+    unitType: text('unit_type'),
     nearMetro: params.get('near_metro') === 'on',
-    sort: params.get('sort')?.trim() ?? '',
+    // Only an order the page offers; a hand-edited one falls back to the default.
+    sort: Object.hasOwn(SORT_LABELS, sort) ? (sort as SortChoice) : '',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
 
-/**
- * The GET /projects query for a form. Values go to the API as typed: the service validates them and
- * its 400 message is shown on the page. `sort`, `facets` and the area filter are sent only when the
- * API declares them (capabilities.ts); they are not in the generated query type of older documents.
- */
-export function projectsQuery(form: SearchForm, capabilities: SearchCapabilities): ProjectsQuery {
-  const query: ProjectsQuery = { limit: PAGE_SIZE, offset: (form.page - 1) * PAGE_SIZE };
-  // Parameters whose values the page does not check itself (the area filter's name, the sort as the
-  // visitor typed it): the service's 400 names a bad one.
-  const sent: Record<string, string | number | boolean | undefined> = query;
+/** The GET /projects query for a form. Values go to the API as typed: the service validates them and its 400 message is shown on the page. */
+export function projectsQuery(form: SearchForm): ProjectsQuery {
+  const query: ProjectsQuery = { limit: PAGE_SIZE, offset: (form.page - 1) * PAGE_SIZE, facets: FACETS.join(',') };
   if (form.bedrooms.length > 0) query.bedrooms = form.bedrooms.join(',');
   if (form.priceMin !== '') query.price_min = Number(form.priceMin);
   if (form.priceMax !== '') query.price_max = Number(form.priceMax);
   if (form.developer !== '') query.developer_ids = form.developer;
+  if (form.developmentStatus !== '') query.development_status = form.developmentStatus;
+  if (form.unitType !== '') query.unit_types = form.unitType;
   // Metro stations are facilities of the transport category.
   if (form.nearMetro) query.near_transport = true;
-  if (capabilities.areaParameter && form.area !== '') sent[capabilities.areaParameter] = form.area;
-  if (capabilities.sort && form.sort !== '') sent.sort = form.sort;
-  const facets = FACETS_SHOWN.filter((name) => capabilities.facets?.includes(name));
-  if (facets.length > 0) query.facets = facets.join(',');
+  if (form.sort !== '') query.sort = form.sort;
   return query;
 }
 
-/** The page's own query string for a form, on another page of results. */
+/** The page's own query string for a form, on the given page of results. */
 export function searchHref(form: SearchForm, page: number): string {
   const params = new URLSearchParams();
   for (const bedrooms of form.bedrooms) params.append('bedrooms', bedrooms);
   if (form.priceMin) params.set('price_min', form.priceMin);
   if (form.priceMax) params.set('price_max', form.priceMax);
   if (form.developer) params.set('developer', form.developer);
-  if (form.area) params.set('area', form.area);
+  if (form.developmentStatus) params.set('development_status', form.developmentStatus);
+  if (form.unitType) params.set('unit_type', form.unitType);
   if (form.nearMetro) params.set('near_metro', 'on');
   if (form.sort) params.set('sort', form.sort);
   if (page > 1) params.set('page', String(page));

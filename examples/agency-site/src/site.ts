@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CatalogueApiError, type ApplicationBody, type CatalogueClient } from '@catalogue-api/sdk';
-import { searchCapabilities, type SearchCapabilities } from './capabilities.js';
 import { html, htmlText, type Html } from './html.js';
 import { applicationPage, EMPTY_FIELDS, offerPage, type ApplicationFields } from './pages/application.js';
 import { errorBox, layout, STYLE } from './pages/layout.js';
@@ -16,7 +15,6 @@ import { projectsQuery, readSearchForm } from './search-form.js';
  */
 export interface SiteOptions {
   client: CatalogueClient;
-  capabilities?: SearchCapabilities;
 }
 
 const FORM_LIMIT = 16 * 1024;
@@ -60,16 +58,17 @@ export function applicationBody(fields: ApplicationFields): ApplicationBody {
   };
 }
 
-export function createSiteHandler({ client, capabilities = searchCapabilities() }: SiteOptions) {
+export function createSiteHandler({ client }: SiteOptions) {
   async function search(url: URL, response: ServerResponse): Promise<void> {
     const form = readSearchForm(url.searchParams);
-    const [developers, areas] = await Promise.all([client.listDevelopers(), capabilities.areaParameter ? client.listAreas() : Promise.resolve([])]);
+    // Developer and area names for the developer select and the Refine panel (the facets count by id).
+    const [developers, areas] = await Promise.all([client.listDevelopers(), client.listAreas()]);
     try {
-      const page = await client.listProjects(projectsQuery(form, capabilities));
-      send(response, 200, searchPage({ form, capabilities, developers, areas, page }));
+      const page = await client.listProjects(projectsQuery(form));
+      send(response, 200, searchPage({ form, developers, areas, page }));
     } catch (error) {
       if (!(error instanceof CatalogueApiError) || error.status !== 400) throw error;
-      send(response, 400, searchPage({ form, capabilities, developers, areas, error }));
+      send(response, 400, searchPage({ form, developers, areas, error }));
     }
   }
 

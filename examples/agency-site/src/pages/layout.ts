@@ -35,7 +35,7 @@ button,.button{background:#9b3d2e;color:#fff;border:0;border-radius:6px;padding:
 .card{background:#fff;border-radius:10px;overflow:hidden;box-shadow:0 1px 3px #0002}.card .body{padding:12px}.card h3{margin:0 0 4px;font-size:17px}.card .price{font-weight:700;color:#9b3d2e}
 .photo{aspect-ratio:16/10;background:linear-gradient(135deg,#e8d5b7,#c9a27e);display:flex;align-items:flex-end;padding:8px;color:#5a3b22;font-size:12px;object-fit:cover;width:100%}
 .muted{color:#777;font-size:13px}.pager{display:flex;gap:12px;align-items:center;margin:16px 0}
-.facets{background:#fff;border-radius:10px;padding:12px 16px;margin-top:12px}.facets h4{margin:6px 0}.facets span{display:inline-block;margin:0 10px 4px 0;font-size:13px}
+.facets{background:#fff;border-radius:10px;padding:12px 16px;margin-top:12px}.facets .groups{display:grid;grid-template-columns:repeat(auto-fit,minmax(200px,1fr));gap:4px 20px}.facets h4{margin:8px 0 4px}.facets p{margin:0 0 4px}.facets ul{list-style:none;margin:0 0 4px;padding:0;display:flex;flex-wrap:wrap;gap:2px 12px;font-size:13px}.facets li[aria-current]{font-weight:700}.facets .count{color:#777}.facets .clear{font-size:12px}
 .error{background:#fdecea;border:1px solid #e0a39a;color:#7a1f12;padding:12px 14px;border-radius:8px;margin:12px 0}.error small{display:block;color:#976;margin-top:4px}
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:8px;margin:12px 0}
 table{border-collapse:collapse;width:100%;background:#fff;border-radius:10px;overflow:hidden}th,td{padding:8px 10px;border-bottom:1px solid #eee;text-align:left}th{background:#efe9df;font-size:13px}

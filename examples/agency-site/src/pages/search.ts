@@ -1,32 +1,22 @@
 import type { Area, Developer, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
-import type { SearchCapabilities } from '../capabilities.js';
 import { date, imageUrl, money, area as size } from '../format.js';
 import { html, type Html } from '../html.js';
-import { BEDROOM_CHOICES, PAGE_SIZE, searchHref, type SearchForm } from '../search-form.js';
+import { BEDROOM_CHOICES, FACETS, PAGE_SIZE, SORT_LABELS, searchHref, type SearchForm } from '../search-form.js';
 import { errorBox, layout } from './layout.js';
 
 export interface SearchPageData {
   form: SearchForm;
-  capabilities: SearchCapabilities;
   developers: Developer[];
   areas: Area[];
   page?: ProjectsPage;
   error?: { message: string; requestId?: string };
 }
 
-/** Facet counts as `[value, count]` pairs, whichever of the two usual shapes the API answers with. */
-export function facetEntries(counts: unknown): Array<[string, number]> {
-  if (Array.isArray(counts)) {
-    return counts.flatMap((entry) => (entry && typeof entry === 'object' && 'count' in entry ? [[String((entry as { value?: unknown }).value), Number((entry as { count: unknown }).count)]] : []));
-  }
-  if (counts && typeof counts === 'object') return Object.entries(counts).map(([value, count]) => [value, Number(count)]);
-  return [];
-}
-
 const selected = (on: boolean) => (on ? html` selected` : '');
 const checked = (on: boolean) => (on ? html` checked` : '');
+const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 
-function searchForm({ form, capabilities, developers, areas }: SearchPageData): Html {
+function searchForm({ form, developers }: SearchPageData): Html {
   return html`<form class="search" method="get" action="/" aria-label="Search projects">
   <fieldset class="chips"><legend>Bedrooms</legend>
     ${BEDROOM_CHOICES.map((choice) => html`<label><input type="checkbox" name="bedrooms" value="${choice.value}"${checked(form.bedrooms.includes(choice.value))}> ${choice.label}</label>`)}
@@ -36,25 +26,92 @@ function searchForm({ form, capabilities, developers, areas }: SearchPageData): 
   <label><span>Developer</span><select name="developer"><option value="">Any developer</option>
     ${developers.map((developer) => html`<option value="${developer.id}"${selected(form.developer === String(developer.id))}>${developer.name}</option>`)}
   </select></label>
-  ${capabilities.areaParameter
-    ? html`<label><span>Area</span><select name="area"><option value="">Any area</option>
-    ${areas.map((area) => html`<option value="${area.id}"${selected(form.area === String(area.id))}>${area.name}, ${area.city}</option>`)}
-  </select></label>`
-    : ''}
   <fieldset class="chips"><legend>Location</legend><label><input type="checkbox" name="near_metro"${checked(form.nearMetro)}> Near metro / public transport</label></fieldset>
-  ${capabilities.sort
-    ? html`<label><span>Sort by</span><select name="sort"><option value="">Recommended</option>
-    ${capabilities.sort.map((value) => html`<option value="${value}"${selected(form.sort === value)}>${sortLabel(value)}</option>`)}
-  </select></label>`
-    : ''}
+  <label><span>Sort by</span><select name="sort">
+    ${Object.entries(SORT_LABELS).map(([value, label]) => html`<option value="${value}"${selected(form.sort === value)}>${label}</option>`)}
+  </select></label>
+  ${hidden('development_status', form.developmentStatus)}${hidden('unit_type', form.unitType)}
   <div><button type="submit">Search</button></div>
 </form>`;
 }
 
-function sortLabel(value: string): string {
-  const descending = value.startsWith('-');
-  const name = value.replace(/^-/, '').replace(/_/g, ' ');
-  return `${name[0].toUpperCase()}${name.slice(1)}${descending ? ' (high to low)' : ''}`;
+/** How the Refine panel shows one facet, and which filter its values apply. */
+interface FacetView {
+  title: string;
+  /** What the catalogue says about values it does not name. */
+  note?: string;
+  label(value: number): string;
+  /** The form's fields with this facet's filter set to the value alone; none where GET /projects cannot filter on it. */
+  apply?(value: number): Partial<SearchForm> | undefined;
+  /** The form's fields with this facet's filter cleared. */
+  clear?: Partial<SearchForm>;
+  /** The values the form filters on now. */
+  chosen: string[];
+}
+
+function facetViews({ form, developers, areas }: SearchPageData): Record<(typeof FACETS)[number], FacetView> {
+  const developerNames = new Map(developers.map((developer) => [developer.id, developer.name]));
+  const areaNames = new Map(areas.map((area) => [area.id, `${area.name}, ${area.city}`]));
+  const one = (value: string) => (value === '' ? [] : [value]);
+  return {
+    bedrooms: {
+      title: 'Bedrooms',
+      label: (value) => BEDROOM_CHOICES.find((choice) => choice.value === String(value))?.label ?? String(value),
+      apply: (value) => ({ bedrooms: [String(value)] }),
+      clear: { bedrooms: [] },
+      chosen: form.bedrooms,
+    },
+    developer: {
+      title: 'Developer',
+      label: (id) => developerNames.get(id) ?? `Developer ${id}`,
+      apply: (id) => ({ developer: String(id) }),
+      clear: { developer: '' },
+      chosen: one(form.developer),
+    },
+    // GET /projects has no area filter: these counts are for information only.
+    area: { title: 'Area', label: (id) => areaNames.get(id) ?? `Area ${id}`, chosen: [] },
+    // The catalogue numbers these without naming them; the filter takes 1 to 3 (not 0).
+    development_status: {
+      title: 'Development status',
+      note: 'Numbered 0 to 3 by the catalogue, which does not name them.',
+      label: (value) => `Status ${value}`,
+      apply: (value) => (value >= 1 && value <= 3 ? { developmentStatus: String(value) } : undefined),
+      clear: { developmentStatus: '' },
+      chosen: one(form.developmentStatus),
+    },
+    unit_types: {
+      title: 'Property type',
+      note: 'Numbered by the catalogue, which does not name them.',
+      label: (value) => `Type ${value}`,
+      apply: (value) => ({ unitType: String(value) }),
+      clear: { unitType: '' },
+      chosen: one(form.unitType),
+    },
+  };
+}
+
+/**
+ * The facet counts: each value links to the search with that facet's filter set to it alone and the
+ * other filters kept, so its count is the total that search shows (the API counts each facet under
+ * every filter but its own).
+ */
+function refinePanel(data: SearchPageData, facets: NonNullable<ProjectsPage['facets']>): Html {
+  const views = facetViews(data);
+  const href = (change: Partial<SearchForm>) => searchHref({ ...data.form, ...change }, 1);
+  return html`<aside class="facets" aria-label="Refine"><strong>Refine</strong><div class="groups">
+  ${FACETS.map((name) => {
+    const view = views[name];
+    const counts = facets[name] ?? [];
+    if (counts.length === 0 && view.chosen.length === 0) return '';
+    return html`<section data-facet="${name}"><h4>${view.title}</h4>${view.note ? html`<p class="muted">${view.note}</p>` : ''}<ul>
+    ${counts.map(({ value, count }) => {
+      const chosen = view.chosen.includes(String(value));
+      const change = chosen ? undefined : view.apply?.(value);
+      const text = html`${view.label(value)} <span class="count">(${count})</span>`;
+      return html`<li data-value="${value}" data-count="${count}"${chosen ? html` aria-current="true"` : ''}>${change ? html`<a href="${href(change)}">${text}</a>` : text}</li>`;
+    })}</ul>${view.chosen.length > 0 && view.clear ? html`<a class="clear" href="${href(view.clear)}">Any ${view.title.toLowerCase()}</a>` : ''}</section>`;
+  })}
+</div></aside>`;
 }
 
 function card(project: ProjectListItem): Html {
@@ -70,21 +127,13 @@ function card(project: ProjectListItem): Html {
 </li>`;
 }
 
-function facetsPanel(page: ProjectsPage): Html {
-  const facets = (page as ProjectsPage & { facets?: Record<string, unknown> }).facets;
-  if (!facets || typeof facets !== 'object') return html``;
-  return html`<aside class="facets" aria-label="Refine"><strong>Refine</strong>
-  ${Object.entries(facets).map(([name, counts]) => html`<h4>${name.replace(/_/g, ' ')}</h4>${facetEntries(counts).map(([value, count]) => html`<span>${value} (${count})</span>`)}`)}
-</aside>`;
-}
-
 function results(data: SearchPageData): Html {
   const { page, form } = data;
   if (!page) return html``;
   const from = page.total === 0 ? 0 : (form.page - 1) * PAGE_SIZE + 1;
   const to = (form.page - 1) * PAGE_SIZE + page.items.length;
   const lastPage = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
-  return html`${facetsPanel(page)}
+  return html`${page.facets ? refinePanel(data, page.facets) : ''}
 <p class="summary" data-total="${page.total}">${page.total === 0 ? 'No project matches these filters.' : `Projects ${from}–${to} of ${page.total}`}</p>
 <ul class="cards">${page.items.map(card)}</ul>
 <nav class="pager" aria-label="Pages">
