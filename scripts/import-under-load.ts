@@ -16,7 +16,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { countProjects, openTarget, seedCatalogue, targetEnv, type Target } from '../bench/catalogue.js';
+import { countProjects, LINK_RADIUS_M, openTarget, seedCatalogue, targetEnv, type Target } from '../bench/catalogue.js';
 import { createBenchKeys, revokeBenchKeys, type BenchKeys } from '../bench/fixtures.js';
 import { runLoad, type LoadStats } from '../bench/load.js';
 import { TYPICAL_QUERY } from '../bench/scenarios.js';
@@ -54,7 +54,9 @@ async function measure(name: string, target: Target): Promise<void> {
   const serverErrors: string[] = [];
   const server = await startChildServer({
     args: serviceArgs(['serve']),
-    env: targetEnv(target, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' }),
+    // The catalogue's link radius: on PGlite the import passes through this process and runs with its
+    // configuration (at the default 10 km, L would get ~55 M links).
+    env: targetEnv(target, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', FACILITY_LINK_RADIUS_M: LINK_RADIUS_M }),
     cwd,
     label: name,
     onLine: (line) => {
