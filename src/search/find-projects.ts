@@ -220,13 +220,20 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       if (facet && tests.units.matches(i)) facet.counts[facet.of[i]]++;
       continue;
     }
-    if (tests.units.matches(i)) {
+    // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
+    const buckets = bedrooms ? tests.units.bucketsWithMatch(i) : 0;
+    const found = statuses ? tests.units.statusesWithMatch(i) : 0;
+    if (bedrooms) countBits(buckets, bedrooms);
+    if (statuses) countBits(found, statuses);
+    const unitsMatch = bedrooms
+      ? tests.units.matchesAmongBuckets(buckets)
+      : statuses
+        ? tests.units.matchesAmongStatuses(found)
+        : tests.units.matches(i);
+    if (unitsMatch) {
       matched[i] = 1;
       for (const facet of projectFacets) if (facet.of[i] >= 0) facet.counts[facet.of[i]]++;
     }
-    // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    if (bedrooms) countBits(tests.units.bucketsWithMatch(i), bedrooms);
-    if (statuses) countBits(tests.units.statusesWithMatch(i), statuses);
   }
 
   const facets: Record<string, { value: number | boolean; count: number }[]> = {};

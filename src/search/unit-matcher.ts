@@ -71,9 +71,22 @@ export class UnitMatcher {
   matches(p: number): boolean {
     if (!this.active) return true;
     if (this.impossible) return false;
-    const cells = this.cells(p, this.bedrooms, this.statuses);
+    const cells = this.cells(p, this.bedrooms, this.statuses, 'any');
     if (this.exact || cells === 0) return cells !== 0;
     return this.othersAllow(p) && this.scan(p, this.bedrooms, this.statuses) !== 0;
+  }
+
+  /**
+   * matches(p), given bucketsWithMatch(p): one unit satisfies everything when one of those buckets is
+   * wanted (the facet pass asks both questions; this spares it the second walk).
+   */
+  matchesAmongBuckets(buckets: number): boolean {
+    return !this.active || (buckets & this.bedrooms) !== 0;
+  }
+
+  /** matches(p), given statusesWithMatch(p). */
+  matchesAmongStatuses(statuses: number): boolean {
+    return !this.active || (statuses & this.statuses) !== 0;
   }
 
   /** Bits of the buckets in which one unit satisfies every unit-level filter but `bedrooms`. */
@@ -95,9 +108,9 @@ export class UnitMatcher {
   /**
    * The summary cells (bucket, status) of p within the masks that hold a unit, and when a price is
    * asked a unit whose base price can be in the window: exact for one bound, necessary for two.
-   * Returns the bits of the buckets or statuses of those cells (`by`), or any non-zero value.
+   * Returns the bits of the buckets or statuses of those cells (`by`); with `any`, 1 at the first such cell (matches() needs no more).
    */
-  private cells(p: number, bedrooms: number, statuses: number, by: 'buckets' | 'statuses' = 'buckets'): number {
+  private cells(p: number, bedrooms: number, statuses: number, by: 'buckets' | 'statuses' | 'any' = 'buckets'): number {
     const summary = this.snapshot.projects.unitSummary;
     const buckets = summary.buckets[p] & bedrooms;
     let found = 0;
@@ -107,19 +120,26 @@ export class UnitMatcher {
       const present = all & statuses;
       if (present === 0) continue;
       if (!this.hasWindow) {
+        if (by === 'any') return 1;
         found |= by === 'buckets' ? 1 << bucket : present;
         continue;
       }
-      if (by === 'buckets' && present === all) {
+      if (by !== 'statuses' && present === all) {
         // Every unit of the bucket has a wanted status: its cells together are the bucket.
         const inBucket = p * BUCKETS + bucket;
-        if (summary.bucketMin[inBucket] <= this.high && summary.bucketMax[inBucket] >= this.low) found |= 1 << bucket;
+        if (summary.bucketMin[inBucket] <= this.high && summary.bucketMax[inBucket] >= this.low) {
+          if (by === 'any') return 1;
+          found |= 1 << bucket;
+        }
         continue;
       }
       for (let status = 1; status < STATUSES; status++) {
         if (!((present >> status) & 1)) continue;
         const cell = cellOf(p, bucket, status);
-        if (summary.cellMin[cell] <= this.high && summary.cellMax[cell] >= this.low) found |= by === 'buckets' ? 1 << bucket : 1 << status;
+        if (summary.cellMin[cell] <= this.high && summary.cellMax[cell] >= this.low) {
+          if (by === 'any') return 1;
+          found |= by === 'buckets' ? 1 << bucket : 1 << status;
+        }
       }
     }
     return found;
