@@ -12,7 +12,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { onServer } from './pg-admin.js';
 import { buildService, serviceArgs, startChildServer, type ChildServer } from '../bench/server-process.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from '../src/demo/demo-bundle.js';
 
@@ -23,15 +23,6 @@ const cwd = process.cwd();
 
 type Record_ = Record<string, unknown>;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main(): Promise<void> {
   const name = `catalogue_propagation_${process.pid}`;
@@ -40,7 +31,7 @@ async function main(): Promise<void> {
   const env = { ...process.env, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
   const dir = await mkdtemp(join(tmpdir(), 'catalogue-propagation-'));
   const servers: ChildServer[] = [];
-  await admin(`CREATE DATABASE "${name}"`);
+  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
   try {
     console.log(`build: ${buildService(cwd).toFixed(1)} s`);
     const cli = async (...args: string[]) => {
@@ -199,7 +190,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const server of servers) await server.stop();
-    await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await rm(dir, { recursive: true, force: true });
   }
 }

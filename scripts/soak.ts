@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { onServer } from './pg-admin.js';
 import { targetEnv } from '../bench/catalogue.js';
 import { buildService, readRss, serviceArgs, startChildServer, type ChildServer } from '../bench/server-process.js';
 import { openDatabase } from '../src/db/database.js';
@@ -67,15 +67,6 @@ const databaseUrl = (() => {
   return url.toString();
 })();
 
-async function onServer(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Catalogue and key
@@ -337,7 +328,7 @@ const percent = (part: number, whole: number) => (whole ? `${((100 * part) / who
 
 async function main(): Promise<number> {
   console.log(`soak ${runId}: ${durationS} s at ${connections} connections, applications ${percent(applyShare, 1)} of requests, database ${databaseName}`);
-  await onServer(`CREATE DATABASE "${databaseName}"`);
+  await onServer(serverUrl, `CREATE DATABASE "${databaseName}"`);
   let server: Server | undefined;
   try {
     const catalogue = await prepareCatalogue();
@@ -449,7 +440,7 @@ async function main(): Promise<number> {
     return problems.length ? 1 : 0;
   } finally {
     await server?.stop();
-    await onServer(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${databaseName}: ${error}`));
+    await onServer(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`).catch((error) => console.error(`could not drop ${databaseName}: ${error}`));
     console.log(`  database ${databaseName} dropped`);
   }
 }
