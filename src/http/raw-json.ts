@@ -49,3 +49,8 @@ export function sendJsonParts(reply: FastifyReply, parts: readonly string[]): Fa
   for (const part of parts) offset += body.write(part, offset, 'utf8');
   return reply.type('application/json; charset=utf-8').send(body);
 }
+
+/** An envelope whose `data.items` is JSON text prepared elsewhere (the search snapshot's lists), spliced in unparsed. */
+export function sendWithRawItems(reply: FastifyReply, envelope: { status: 'success'; data: { items: unknown[] } }, itemsJson: string): FastifyReply {
+  return sendJsonParts(reply, serializeWithRawProperty(reply, envelope, 'items', [], [itemsJson]));
+}

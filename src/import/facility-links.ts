@@ -64,7 +64,7 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
   } else {
     await deleteLinks(db, 'project_id', projectIds);
     await deleteLinks(db, 'facility_id', facilityIds);
-    links = await insertLinks(db, LINKS, scope);
+    links = await insertLinks(db, LINKS_TABLE, scope);
   }
   // A touched facility may have been (or become) the nearest of any project.
   await updateNearest(db, facilityIds.length > 0 ? undefined : projectIds);
@@ -86,7 +86,7 @@ async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): 
     db,
     `UPDATE projects p SET ${sets}
        FROM (SELECT p2.id, ${minima}
-               FROM projects p2 LEFT JOIN ${LINKS} pf ON pf.project_id = p2.id
+               FROM projects p2 LEFT JOIN ${LINKS_TABLE} pf ON pf.project_id = p2.id
               ${scope}
               GROUP BY p2.id) n
       WHERE p.id = n.id AND (${changed})`,
@@ -96,7 +96,6 @@ async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): 
 
 /** The facility links table (rebuilt whole by large imports, see relinkFacilities). */
 export const LINKS_TABLE = 'project_facilities';
-const LINKS = LINKS_TABLE;
 const REBUILT = 'project_facilities_rebuilt';
 
 /** Links the touched projects to every facility and the other projects to the touched facilities. */
@@ -124,27 +123,27 @@ const REBUILT_INDEXES = [
   `CREATE INDEX ${REBUILT}_nearest ON ${REBUILT} (project_id, category, distance_m)`,
   `CREATE INDEX ${REBUILT}_facility ON ${REBUILT} (facility_id)`,
   `ALTER TABLE ${REBUILT}
-     ADD CONSTRAINT ${LINKS}_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects (id) ON DELETE CASCADE,
-     ADD CONSTRAINT ${LINKS}_facility_id_fkey FOREIGN KEY (facility_id) REFERENCES facilities (id) ON DELETE CASCADE`,
+     ADD CONSTRAINT ${LINKS_TABLE}_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects (id) ON DELETE CASCADE,
+     ADD CONSTRAINT ${LINKS_TABLE}_facility_id_fkey FOREIGN KEY (facility_id) REFERENCES facilities (id) ON DELETE CASCADE`,
 ];
 const SWAP = [
-  `DROP TABLE ${LINKS}`,
-  `ALTER TABLE ${REBUILT} RENAME TO ${LINKS}`,
-  `ALTER TABLE ${LINKS} RENAME CONSTRAINT ${REBUILT}_pkey TO ${LINKS}_pkey`,
-  `ALTER INDEX ${REBUILT}_nearest RENAME TO ${LINKS}_nearest`,
-  `ALTER INDEX ${REBUILT}_facility RENAME TO ${LINKS}_facility`,
-  `ANALYZE ${LINKS}`,
+  `DROP TABLE ${LINKS_TABLE}`,
+  `ALTER TABLE ${REBUILT} RENAME TO ${LINKS_TABLE}`,
+  `ALTER TABLE ${LINKS_TABLE} RENAME CONSTRAINT ${REBUILT}_pkey TO ${LINKS_TABLE}_pkey`,
+  `ALTER INDEX ${REBUILT}_nearest RENAME TO ${LINKS_TABLE}_nearest`,
+  `ALTER INDEX ${REBUILT}_facility RENAME TO ${LINKS_TABLE}_facility`,
+  `ANALYZE ${LINKS_TABLE}`,
 ];
 
 async function rebuildLinks(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
   // Index builds sort in memory up to this much (per statement, this transaction only).
   await run(db, `SET LOCAL maintenance_work_mem = '128MB'`, []);
-  await run(db, `CREATE TABLE ${REBUILT} (LIKE ${LINKS} INCLUDING DEFAULTS)`, []);
+  await run(db, `CREATE TABLE ${REBUILT} (LIKE ${LINKS_TABLE} INCLUDING DEFAULTS)`, []);
   await run(
     db,
     `INSERT INTO ${REBUILT} (project_id, facility_id, category, distance_m)
      SELECT pf.project_id, pf.facility_id, pf.category, pf.distance_m
-       FROM ${LINKS} pf
+       FROM ${LINKS_TABLE} pf
        LEFT JOIN unnest($1::int[]) AS tp (id) ON tp.id = pf.project_id
        LEFT JOIN unnest($2::int[]) AS tf (id) ON tf.id = pf.facility_id
       WHERE tp.id IS NULL AND tf.id IS NULL`,

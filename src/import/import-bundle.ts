@@ -88,9 +88,11 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
  * version and skipped.
  */
 async function relinkAndTouch(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
-  if (scope.facilityIds.length > 0) await touchProjectsNearChangedFacilities(db);
+  // relinkFacilities writes links and projects, never facilities: one count serves both touches.
+  const changed = scope.facilityIds.length === 0 ? 0 : await changedFacilities(db);
+  if (changed > 0) await touchProjectsNearChangedFacilities(db, changed);
   const links = await relinkFacilities(db, scope);
-  if (scope.facilityIds.length > 0) await touchProjectsNearChangedFacilities(db);
+  if (changed > 0) await touchProjectsNearChangedFacilities(db, changed);
   return links;
 }
 
@@ -107,13 +109,16 @@ const TOUCH_ALL_ABOVE_FACILITIES = 1_000;
  * became a 12 M-row nested loop on PostgreSQL, 4.6 s), and an id list bound as a parameter was
  * compared with each of the 4.4 M links.
  */
-async function touchProjectsNearChangedFacilities(db: Kysely<DB>): Promise<void> {
+async function changedFacilities(db: Kysely<DB>): Promise<number> {
   const [{ changed }] = await query<{ changed: number }>(
     db,
     'SELECT count(*)::int AS changed FROM facilities WHERE changed_version = (SELECT note_catalogue_change())',
     [],
   );
-  if (changed === 0) return;
+  return changed;
+}
+
+async function touchProjectsNearChangedFacilities(db: Kysely<DB>, changed: number): Promise<void> {
   const linked =
     changed > TOUCH_ALL_ABOVE_FACILITIES
       ? `EXISTS (SELECT 1 FROM ${LINKS_TABLE} pf WHERE pf.project_id = p.id)`

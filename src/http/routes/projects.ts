@@ -11,7 +11,7 @@ import type { LinkBuilder } from '../links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
 import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
 import { toPaymentPlan, toPreferences } from '../presenters/projects.js';
-import { sendJsonParts, serializeWithRawProperty } from '../raw-json.js';
+import { sendJsonParts, sendWithRawItems, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import {
@@ -51,7 +51,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
       const payload = ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] });
       // The items are JSON prepared with the snapshot, passed through as text.
-      return sendJsonParts(reply, serializeWithRawProperty(reply, payload, 'items', [], [found.items]));
+      return sendWithRawItems(reply, payload, found.items);
     },
   );
 
@@ -69,7 +69,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     },
     async (request, reply) => {
       const items = flatListJson(await search.latest(), request.auth.contracted_developer_ids);
-      return sendJsonParts(reply, serializeWithRawProperty(reply, ok({ items: [] }), 'items', [], [items]));
+      return sendWithRawItems(reply, ok({ items: [] }), items);
     },
   );
 

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { AppDeps } from '../app.js';
-import { sendJsonParts, serializeWithRawProperty } from '../raw-json.js';
+import { sendWithRawItems } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { Area, Developer, ProjectFeatureSections, UnitTag } from '../schemas/reference.js';
 
@@ -22,7 +22,7 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
     async (request, reply) => {
       // Served from the search snapshot, the same catalogue GET /projects filters by developer_ids.
       const items = companiesJson(await search.latest(), request.auth.contracted_developer_ids);
-      return sendJsonParts(reply, serializeWithRawProperty(reply, ok({ items: [] }), 'items', [], [items]));
+      return sendWithRawItems(reply, ok({ items: [] }), items);
     },
   );
 
