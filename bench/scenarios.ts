@@ -30,6 +30,9 @@ export const SCENARIO_NAMES = [
   'projects-deep',
   'projects-sort',
   'projects-facets',
+  'projects-unit-tags-uncached',
+  'projects-worst-uncached',
+  'projects-facets-uncached',
   'project-detail',
   'unit-detail',
   'projects-list',
@@ -46,6 +49,21 @@ export const FACETS_QUERY = `${TYPICAL_QUERY}&facets=bedrooms,statuses,developme
 function rotate<T>(items: readonly T[]): () => T {
   let next = 0;
   return () => items[next++ % items.length];
+}
+
+/*
+ * The same search with `price_max` raised by one more dirham at every request: a search the snapshot's
+ * result cache (src/search/result-cache.ts) has not seen, so each request pays the full pass, as the
+ * first visitor of a search does. The answer barely moves (a few dirhams on a bound of millions).
+ */
+function neverSeenBefore(query: string): () => string {
+  let step = 0;
+  return () => {
+    const params = new URLSearchParams(query);
+    const max = Number(params.get('price_max') ?? 50_000_000);
+    params.set('price_max', String(max + ++step));
+    return `/projects?${params.toString().replace(/%2C/g, ',')}`;
+  };
 }
 
 function nonEmptyPage(body: unknown): string | undefined {
@@ -68,6 +86,7 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
   });
 
   const { geo, unitTag } = fixtures;
+  const unitTagQuery = `unit_preference_ids=${unitTag.tagId}&price_min=${unitTag.priceMin}&price_max=${unitTag.priceMax}`;
   const nextProject = rotate(fixtures.projectIds);
   const nextUnit = rotate(fixtures.unitIds);
   const applicationUnit = rotate(fixtures.unitIds);
@@ -78,11 +97,25 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
     list('projects', '', '/projects'),
     list('projects-typical', TYPICAL_QUERY),
     list('projects-geo', `lat=${geo.lat}&lng=${geo.lng}&radius_km=${geo.radiusKm}`),
-    list('projects-unit-tags', `unit_preference_ids=${unitTag.tagId}&price_min=${unitTag.priceMin}&price_max=${unitTag.priceMax}`),
+    list('projects-unit-tags', unitTagQuery),
     list('projects-worst', fixtures.worstQuery, '/projects?<every filter>'),
     list('projects-deep', `limit=20&offset=${fixtures.deepOffset}`),
     list('projects-sort', SORT_QUERY),
     list('projects-facets', FACETS_QUERY),
+    ...(
+      [
+        ['projects-unit-tags-uncached', unitTagQuery],
+        ['projects-worst-uncached', fixtures.worstQuery],
+        ['projects-facets-uncached', FACETS_QUERY],
+      ] as const
+    ).map(([name, query]): Scenario => ({
+      name,
+      label: `${name.replace('-uncached', '').replace('projects', '/projects')}, price_max +1 per request (never cached)`,
+      request: get(neverSeenBefore(query)),
+      rotating: true,
+      writes: false,
+      inspect: nonEmptyPage,
+    })),
     {
       name: 'project-detail',
       label: `/projects/{id} (${fixtures.projectIds.length} ids)`,

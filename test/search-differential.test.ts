@@ -156,12 +156,15 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     facets: sometimes(6, fc.subarray([...FACET_NAMES], { minLength: 1 })),
     unicodeSearch: sometimes(10, fc.constantFrom(...UNICODE_SEARCHES)),
     farOffset: sometimes(20, fc.constantFrom(2 ** 31, 2 ** 31 + 7, MAX_OFFSET)),
+    // The same search again for another page: served from the snapshot's result cache.
+    repage: sometimes(2, fc.record({ offset: fc.nat(12), limit: fc.integer({ min: 1, max: 100 }) })),
   });
 
   it('random filters, sort, paging, price vectors and scopes: same body as the SQL path, facets as the reference counts', async () => {
     let nonEmpty = 0;
     let faceted = 0;
     let sorted = 0;
+    let repaged = 0;
     await fc.assert(
       fc.asyncProperty(scenarioArb(catalogue), extras, async (scenario, extra) => {
         const query: Query = { ...scenario.query };
@@ -193,6 +196,22 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
           expect(facets, context).toEqual(referenceFacets(withoutFacets, names, extra.agency, scenario.priceVector, radius));
         }
         if (res.json().data.total > 0) nonEmpty++;
+
+        if (extra.repage !== null) {
+          const again: Query = { ...query, offset: String(extra.repage.offset), limit: String(extra.repage.limit) };
+          const cached = t.search.current().results.size;
+          const hit = await (scenario.withRadius ? withRadius : t.app).inject({
+            method: 'GET',
+            url: `/projects?${new URLSearchParams(again)}`,
+            headers: { 'x-api-key': secret },
+          });
+          expect(t.search.current().results.size, `${context}: another page is a cache hit`).toBe(cached);
+          const { facets: againFacets, ...againData } = hit.json().data;
+          const { facets: _f, ...withoutFacetsAgain } = again;
+          expect(JSON.stringify({ status: 'success', data: againData }), `${context} repaged`).toBe(await sqlBody(withoutFacetsAgain, record, radius));
+          expect(againFacets, `${context} repaged`).toEqual(res.json().data.facets);
+          repaged++;
+        }
       }),
       { seed: SEED, numRuns: NUM_RUNS },
     );
@@ -200,5 +219,6 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     expect(nonEmpty).toBeGreaterThan(NUM_RUNS / 2);
     expect(faceted).toBeGreaterThan(NUM_RUNS / 10);
     expect(sorted).toBeGreaterThan(NUM_RUNS / 3);
+    expect(repaged).toBeGreaterThan(NUM_RUNS / 3);
   }, 600_000);
 });

@@ -3,6 +3,7 @@ import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, ty
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../http/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, type ProjectFacetName, type Snapshot } from './snapshot.js';
+import { searchKey, type FoundList } from './result-cache.js';
 import { UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 
@@ -36,13 +37,40 @@ export interface FoundProjects {
 type ProjectFacet = Exclude<ProjectFacetName, 'area'>;
 const PROJECT_FACETS = PROJECT_FACET_NAMES.filter((name): name is ProjectFacet => name !== 'area');
 
-export function findProjects(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, context: SearchContext): FoundProjects {
+export interface FindOptions {
+  /** Keep and reuse results in the snapshot's result cache (result-cache.ts); off: always the full pass. */
+  cache?: boolean;
+}
+
+export function findProjects(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+  const pricing = keyPricing(scope.price_vector);
+  const useCache = options.cache ?? true;
+  const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
+  let found = useCache ? snapshot.results.get(key) : undefined;
+  if (!found) {
+    found = search(snapshot, scope, page, pricing, context);
+    if (useCache) snapshot.results.set(key, found);
+  }
+
+  const { projects } = snapshot;
+  const { order } = found;
+  const items: string[] = [];
+  for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
+    const i = order[k];
+    const cents = projects.minBaseCents[i];
+    const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
+    items.push(projects.itemHead[i] + price + projects.itemTail[i]);
+  }
+  const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]` };
+  if (found.facets) result.facets = found.facets;
+  return result;
+}
+
+/** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
+function search(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
   const { projects } = snapshot;
   const visible = visibleScope(snapshot, scope.contracted_developer_ids).visible;
-  const pricing = keyPricing(scope.price_vector);
   const tests = compile(snapshot, page.filters, pricing, context);
-  const { offset, limit } = page;
-  const end = offset + limit;
 
   // With facets, one pass over the projects counts them and notes which match (each project's tests
   // then run once, not once for the counts and again for the page).
@@ -50,39 +78,30 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
   const matched = counted?.matched;
   const passes = matched ? (i: number) => matched[i] === 1 : (i: number) => visible[i] === 1 && tests.project(i) && tests.units.matches(i);
 
-  const onPage: number[] = [];
-  let total = 0;
+  let order: Int32Array;
   if (page.sort.key === 'distance') {
     const { lat, lng } = page.filters.geo!;
-    const matched: { index: number; distance: number }[] = [];
+    const found: { index: number; distance: number }[] = [];
     for (let i = 0; i < projects.count; i++) {
       if (passes(i)) {
-        matched.push({ index: i, distance: haversineM(lat, lng, projects.latitude[i], projects.longitude[i]) });
+        found.push({ index: i, distance: haversineM(lat, lng, projects.latitude[i], projects.longitude[i]) });
       }
     }
     const direction = page.sort.descending ? -1 : 1;
-    matched.sort((a, b) => (a.distance !== b.distance ? (a.distance < b.distance ? -direction : direction) : projects.id[a.index] - projects.id[b.index]));
-    total = matched.length;
-    for (let k = offset; k < Math.min(end, total); k++) onPage.push(matched[k].index);
+    found.sort((a, b) => (a.distance !== b.distance ? (a.distance < b.distance ? -direction : direction) : projects.id[a.index] - projects.id[b.index]));
+    order = Int32Array.from(found, (entry) => entry.index);
   } else {
     const orders = snapshot.orders[page.sort.key];
-    const order = page.sort.descending ? orders.descending : orders.ascending;
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k];
-      if (!passes(i)) continue;
-      if (total >= offset && total < end) onPage.push(i);
-      total++;
+    const sorted = page.sort.descending ? orders.descending : orders.ascending;
+    const found = new Int32Array(sorted.length);
+    let total = 0;
+    for (let k = 0; k < sorted.length; k++) {
+      const i = sorted[k];
+      if (passes(i)) found[total++] = i;
     }
+    order = found.slice(0, total);
   }
-
-  const items = onPage.map((i) => {
-    const cents = projects.minBaseCents[i];
-    const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
-    return projects.itemHead[i] + price + projects.itemTail[i];
-  });
-  const found: FoundProjects = { total, items: `[${items.join(',')}]` };
-  if (counted) found.facets = counted.facets;
-  return found;
+  return counted ? { order, facets: counted.facets } : { order };
 }
 
 interface Tests {

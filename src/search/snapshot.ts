@@ -16,6 +16,7 @@ import {
 } from '../queries/search-catalogue.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
+import { ResultCache } from './result-cache.js';
 import { ScopeCache } from './scopes.js';
 
 /*
@@ -135,6 +136,8 @@ export interface Snapshot {
   /** Code point -> the database's lower() of it, where it differs. */
   lowerCase: Map<number, string>;
   scopes: ScopeCache;
+  /** GET /projects results already worked out on this snapshot (result-cache.ts). */
+  results: ResultCache;
   /** Project index by id. */
   indexOf: Map<number, number>;
   /** Per project-level facet: its values (ascending) and each project's value index (-1: none). */
@@ -180,6 +183,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     developers: developerRows.map((row) => ({ id: row.id, json: JSON.stringify({ id: row.id, name: row.name, logo: options.links(row.logo_path) }) })),
     lowerCase,
     scopes: new ScopeCache(),
+    results: new ResultCache(),
     indexOf,
     facetValues: facetValues(projects),
   };

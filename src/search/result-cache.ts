@@ -1,0 +1,69 @@
+import { LRUCache } from 'lru-cache';
+import type { ProjectsPage } from '../domain/project-filters.js';
+import type { ProjectFacets } from '../http/schemas/projects.js';
+
+/*
+ * Results of GET /projects searches, per snapshot: what a search found (every matching project, in
+ * the order asked for, and the facet counts) under a key naming everything that decides it, so that
+ * the same search asked again, for any page, is a slice of a list instead of a pass over the units.
+ * Search engines keep the same kind of cache for the same reason (Solr's queryResultCache,
+ * Elasticsearch's shard request cache): result pages, filter panels and "next page" links repeat the
+ * same searches, and a catalogue that changes only by import keeps them valid until the next import.
+ *
+ * Valid by construction: the cache belongs to one snapshot (a new snapshot starts empty), and its key
+ * holds the visibility scope, the price vector, every filter, the sort, the facets asked for and the
+ * amenities radius. Paging (limit, offset) is not in the key: it is applied to the cached list.
+ *
+ * Measured (docs/performance.md, "Search result cache"): on L, a cached search costs the HTTP
+ * request and the page's items; a search seen for the first time costs the full pass, as before.
+ * Bounded by entries and bytes, least recently used first out.
+ */
+export interface FoundList {
+  /** Indices of the matching projects, in the page order. */
+  order: Int32Array;
+  facets?: ProjectFacets;
+}
+
+/** At most this many searches per snapshot... */
+export const RESULT_CACHE_ENTRIES = 2_000;
+/** ...and at most this many bytes of them (a list of every L project is ~17 kB). */
+export const RESULT_CACHE_BYTES = 16 * 1024 * 1024;
+
+export class ResultCache {
+  private readonly lists: LRUCache<string, FoundList>;
+
+  constructor(entries = RESULT_CACHE_ENTRIES, bytes = RESULT_CACHE_BYTES) {
+    this.lists = new LRUCache<string, FoundList>({
+      max: entries,
+      maxSize: bytes,
+      // The list, the key (two bytes per UTF-16 unit) and a rough allowance for the facet counts.
+      sizeCalculation: (found, key) => found.order.byteLength + key.length * 2 + (found.facets ? 2_048 : 0) + 64,
+    });
+  }
+
+  get(key: string): FoundList | undefined {
+    return this.lists.get(key);
+  }
+
+  set(key: string, found: FoundList): void {
+    this.lists.set(key, found);
+  }
+
+  get size(): number {
+    return this.lists.size;
+  }
+}
+
+/**
+ * The key of a search: everything that decides its list and counts, nothing of the page. The filters
+ * are the parsed ones (so `bedrooms=2,3` and `bedrooms=3,2` may differ in text yet be cached apart, never
+ * confused: a key is only ever equal for equal parsed filters).
+ */
+export function searchKey(
+  developerIds: readonly number[],
+  priceVector: number,
+  page: Pick<ProjectsPage, 'filters' | 'sort' | 'facets'>,
+  amenitiesRadiusM: number | undefined,
+): string {
+  return JSON.stringify([developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, page.filters]);
+}
