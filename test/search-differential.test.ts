@@ -15,8 +15,8 @@ import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js'
 import { listProjects } from '../src/queries/projects.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
-import { catalogueBundle, scenarioArb, type Query } from './helpers/project-scenarios.js';
-import { loadReferenceCatalogue, referenceProjects, type ReferenceCatalogue } from './helpers/projects-reference.js';
+import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
+import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue } from './helpers/projects-reference.js';
 
 /*
  * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects.ts,
@@ -159,6 +159,39 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     // The same search again for another page: served from the snapshot's result cache.
     repage: sometimes(2, fc.record({ offset: fc.nat(12), limit: fc.integer({ min: 1, max: 100 }) })),
   });
+
+  /*
+   * A unit tag with a price window that starts or ends exactly at a tagged unit's shown price (or a
+   * cent off it): each project's units of a tag are kept by base price, the window's low end is found by
+   * binary search and the walk stops past its high end, so the boundaries must agree with SQL exactly.
+   */
+  it('unit tag + price bounds at a tagged unit\u2019s shown price: same body as the SQL path', async () => {
+    const tagged = catalogue.units.filter((unit) => unit.tags.size > 0 && unit.priceCents !== null && !unit.deleted);
+    expect(tagged.length).toBeGreaterThan(20);
+    const window = fc.constantFrom('both', 'both', 'min', 'max', 'above', 'below');
+    await fc.assert(
+      fc.asyncProperty(fc.nat(tagged.length - 1), fc.nat(), priceVectorArb, window, fc.boolean(), fc.boolean(), async (pick, tagPick, priceVector, bounds, withBedrooms, faceted) => {
+        const unit = tagged[pick];
+        const tags = [...unit.tags];
+        const price = shownCents(unit.priceCents!, String(priceVector));
+        const at = (delta: bigint) => centsText(price + delta < 0n ? 0n : price + delta);
+        const query: Query = { unit_preference_ids: String(tags[tagPick % tags.length]), limit: '100' };
+        if (bounds === 'both' || bounds === 'min') query.price_min = at(0n);
+        if (bounds === 'both' || bounds === 'max') query.price_max = at(0n);
+        if (bounds === 'above') query.price_min = at(1n);
+        if (bounds === 'below') query.price_max = at(-1n);
+        if (withBedrooms) query.bedrooms = String(Math.min(5, unit.bedrooms));
+        const { secret, record } = await keyFor(AGENCIES[0], priceVector);
+        const url = `/projects?${new URLSearchParams(faceted ? { ...query, facets: 'bedrooms,statuses' } : query)}`;
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
+        expect(res.statusCode, res.body).toBe(200);
+        const { facets, ...data } = res.json().data;
+        expect(JSON.stringify({ status: 'success', data }), `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record, undefined));
+        if (faceted) expect(facets, url).toEqual(referenceFacets(query, ['bedrooms', 'statuses'], AGENCIES[0], priceVector, undefined));
+      }),
+      { seed: SEED, numRuns: 300 },
+    );
+  }, 300_000);
 
   it('random filters, sort, paging, price vectors and scopes: same body as the SQL path, facets as the reference counts', async () => {
     let nonEmpty = 0;

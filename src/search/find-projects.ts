@@ -4,7 +4,7 @@ import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../http/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { searchKey, type FoundList } from './result-cache.js';
-import { UnitMatcher } from './unit-matcher.js';
+import { FACET_BUCKETS, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 
 /*
@@ -126,6 +126,13 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   }
   const among = (values: number[] | undefined, column: Int32Array) => {
     if (!values) return undefined;
+    // A lookup table when the ids are small (they are: companies, types, statuses), ~10x cheaper than Set.has.
+    const largest = values.reduce((max, value) => Math.max(max, value), 0);
+    if (largest < 1 << 16) {
+      const wanted = new Uint8Array(largest + 1);
+      for (const value of values) wanted[value] = 1;
+      return (i: number) => wanted[column[i]] === 1;
+    }
     const wanted = new Set(values);
     return (i: number) => wanted.has(column[i]);
   };
@@ -240,15 +247,10 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       continue;
     }
     // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    const buckets = bedrooms ? tests.units.bucketsWithMatch(i) : 0;
-    const found = statuses ? tests.units.statusesWithMatch(i) : 0;
-    if (bedrooms) countBits(buckets, bedrooms);
-    if (statuses) countBits(found, statuses);
-    const unitsMatch = bedrooms
-      ? tests.units.matchesAmongBuckets(buckets)
-      : statuses
-        ? tests.units.matchesAmongStatuses(found)
-        : tests.units.matches(i);
+    const withMatch = bedrooms || statuses ? tests.units.withMatch(i) : 0;
+    if (bedrooms) countBits(withMatch & FACET_BUCKETS, bedrooms);
+    if (statuses) countBits(withMatch >>> FACET_STATUSES_SHIFT, statuses);
+    const unitsMatch = bedrooms || statuses ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
     if (unitsMatch) {
       matched[i] = 1;
       for (const facet of projectFacets) if (facet.of[i] >= 0) facet.counts[facet.of[i]]++;

@@ -314,7 +314,8 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
     for (let k = projects.unitStart[p]; k < projects.unitStart[p + 1]; k++) for (const tag of tags[k]) union.add(tag);
     return [...union];
   });
-  const tagPostings = Postings.build(count, projects.count, (k) => project[k], (k) => tags[k]);
+  // Each project's units of a tag by base price: a price window is a binary search (unit-matcher.ts).
+  const tagPostings = Postings.build(count, projects.count, (k) => project[k], (k) => tags[k], (k) => baseCents[k]);
   return { count, project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]), tagPostings };
 }
 

@@ -11,12 +11,14 @@ import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.j
  * this price" is "the lowest / highest base price of one of these cells is"). Otherwise the units are
  * visited, in a loop over typed arrays with the bounds as plain numbers.
  *
- * Facets need the same question with the bedrooms or the statuses filter left out (bucketsWithMatch,
- * statusesWithMatch).
+ * Facets need the same question with the bedrooms or the statuses filter left out (withMatch).
  */
 
 const ALL_BUCKETS = (1 << BUCKETS) - 1;
 const ALL_STATUSES = (1 << STATUSES) - 1;
+/** withMatch(p): bits 0-5 are buckets, bits FACET_STATUSES_SHIFT + status are statuses. */
+export const FACET_BUCKETS = ALL_BUCKETS;
+export const FACET_STATUSES_SHIFT = 8;
 
 export class UnitMatcher {
   /** False when the request has no unit-level filter: every project passes (no EXISTS at all). */
@@ -71,78 +73,170 @@ export class UnitMatcher {
   matches(p: number): boolean {
     if (!this.active) return true;
     if (this.impossible) return false;
-    const cells = this.cells(p, this.bedrooms, this.statuses, 'any');
-    if (this.exact || cells === 0) return cells !== 0;
-    return this.othersAllow(p) && this.scan(p, this.bedrooms, this.statuses) !== 0;
+    if (!this.anyCell(p)) return false;
+    return this.exact || (this.othersAllow(p) && this.anyUnit(p));
   }
 
   /**
-   * matches(p), given bucketsWithMatch(p): one unit satisfies everything when one of those buckets is
-   * wanted (the facet pass asks both questions; this spares it the second walk).
+   * For the bedrooms and statuses facets, in one walk: the buckets in which one unit satisfies every
+   * unit-level filter but `bedrooms` (bits 0-5, FACET_BUCKETS), and the statuses of which one unit
+   * satisfies every unit-level filter but `statuses` (bit 8 + status, FACET_STATUSES_SHIFT). One walk
+   * for both halves the cost of the facet pass's unit work (each asked apart walked the cells, or the
+   * units, again).
    */
-  matchesAmongBuckets(buckets: number): boolean {
-    return !this.active || (buckets & this.bedrooms) !== 0;
-  }
-
-  /** matches(p), given statusesWithMatch(p). */
-  matchesAmongStatuses(statuses: number): boolean {
-    return !this.active || (statuses & this.statuses) !== 0;
-  }
-
-  /** Bits of the buckets in which one unit satisfies every unit-level filter but `bedrooms`. */
-  bucketsWithMatch(p: number): number {
+  withMatch(p: number): number {
     if (this.impossible) return 0;
-    if (this.exact) return this.cells(p, ALL_BUCKETS, this.statuses, 'buckets');
-    if (this.cells(p, ALL_BUCKETS, this.statuses) === 0 || !this.othersAllow(p)) return 0;
-    return this.scan(p, ALL_BUCKETS, this.statuses, 'buckets');
+    const possible = this.cellsForFacets(p);
+    if (this.exact || possible === 0) return possible;
+    if (!this.othersAllow(p)) return 0;
+    return this.scanForFacets(p, possible);
   }
 
-  /** Bits (1 << status) of the statuses of which one unit satisfies every unit-level filter but `statuses`. */
-  statusesWithMatch(p: number): number {
-    if (this.impossible) return 0;
-    if (this.exact) return this.cells(p, this.bedrooms, ALL_STATUSES, 'statuses');
-    if (this.cells(p, this.bedrooms, ALL_STATUSES) === 0 || !this.othersAllow(p)) return 0;
-    return this.scan(p, this.bedrooms, ALL_STATUSES, 'statuses');
+  /** matches(p), given withMatch(p): one unit satisfies everything when it is in a wanted bucket. */
+  matchesAmong(withMatch: number): boolean {
+    return !this.active || (withMatch & this.bedrooms) !== 0;
   }
 
   /**
-   * The summary cells (bucket, status) of p within the masks that hold a unit, and when a price is
-   * asked a unit whose base price can be in the window: exact for one bound, necessary for two.
-   * Returns the bits of the buckets or statuses of those cells (`by`); with `any`, 1 at the first such cell (matches() needs no more).
+   * withMatch(p) from the summary cells alone: exact when the summary decides (see `exact`), else the
+   * buckets and statuses of the cells where a match is possible (a scan can only find fewer).
    */
-  private cells(p: number, bedrooms: number, statuses: number, by: 'buckets' | 'statuses' | 'any' = 'buckets'): number {
+  private cellsForFacets(p: number): number {
     const summary = this.snapshot.projects.unitSummary;
-    const buckets = summary.buckets[p] & bedrooms;
+    const { bedrooms, statuses, hasWindow, low, high } = this;
+    let buckets = summary.buckets[p];
     let found = 0;
-    for (let bucket = 0; buckets >> bucket; bucket++) {
-      if (!((buckets >> bucket) & 1)) continue;
+    while (buckets !== 0) {
+      const bucket = 31 - Math.clz32(buckets & -buckets);
+      buckets &= buckets - 1;
       const all = summary.cellStatuses[p * BUCKETS + bucket];
-      const present = all & statuses;
-      if (present === 0) continue;
-      if (!this.hasWindow) {
-        if (by === 'any') return 1;
-        found |= by === 'buckets' ? 1 << bucket : present;
+      const wantedBucket = (bedrooms >> bucket) & 1;
+      if (!hasWindow) {
+        if (all & statuses) found |= 1 << bucket;
+        if (wantedBucket) found |= all << FACET_STATUSES_SHIFT;
         continue;
       }
-      if (by !== 'statuses' && present === all) {
-        // Every unit of the bucket has a wanted status: its cells together are the bucket.
+      if (!wantedBucket && (all & statuses) === all) {
+        // Only the bucket's bit is asked, and every unit of it has a wanted status: the bucket's bounds decide.
         const inBucket = p * BUCKETS + bucket;
-        if (summary.bucketMin[inBucket] <= this.high && summary.bucketMax[inBucket] >= this.low) {
-          if (by === 'any') return 1;
-          found |= 1 << bucket;
-        }
+        if (summary.bucketMin[inBucket] <= high && summary.bucketMax[inBucket] >= low) found |= 1 << bucket;
         continue;
       }
-      for (let status = 1; status < STATUSES; status++) {
-        if (!((present >> status) & 1)) continue;
+      let present = all;
+      while (present !== 0) {
+        const status = 31 - Math.clz32(present & -present);
+        present &= present - 1;
         const cell = cellOf(p, bucket, status);
-        if (summary.cellMin[cell] <= this.high && summary.cellMax[cell] >= this.low) {
-          if (by === 'any') return 1;
-          found |= by === 'buckets' ? 1 << bucket : 1 << status;
-        }
+        if (!(summary.cellMin[cell] <= high && summary.cellMax[cell] >= low)) continue;
+        if ((statuses >> status) & 1) found |= 1 << bucket;
+        if (wantedBucket) found |= 1 << (FACET_STATUSES_SHIFT + status);
       }
     }
     return found;
+  }
+
+  /** withMatch(p) by visiting the units; `possible` is cellsForFacets(p), which it cannot exceed. */
+  private scanForFacets(p: number, possible: number): number {
+    const units = this.snapshot.units;
+    const { bedrooms, statuses, low, high, sizeMin, sizeMax, parkingMin, tagMask, hasWindow, perArea } = this;
+    let found = 0;
+    this.selectUnits(p);
+    const { from, to, list } = this;
+    const sorted = list !== undefined && hasWindow;
+    for (let k = from; k < to; k++) {
+      const u = list ? list[k] : k;
+      if (sorted && !(units.baseCents[u] <= high)) break;
+      const bucket = bucketOf(units.bedrooms[u]);
+      const status = units.status[u];
+      // Counts for the bedrooms facet when its status is wanted, for the statuses facet when its bucket is.
+      const forBuckets = (statuses >> status) & 1;
+      const forStatuses = (bedrooms >> bucket) & 1;
+      if (!(forBuckets | forStatuses)) continue;
+      const base = units.baseCents[u];
+      if (hasWindow && !(base >= low && base <= high)) continue;
+      const area = units.area[u];
+      if (!(area >= sizeMin && area <= sizeMax)) continue;
+      if (!(units.parking[u] >= parkingMin)) continue;
+      if (tagMask && !units.tags.hasAll(u, tagMask)) continue;
+      if (perArea && !this.perAreaAllows(base, area)) continue;
+      if (forBuckets) found |= 1 << bucket;
+      if (forStatuses) found |= 1 << (FACET_STATUSES_SHIFT + status);
+      if (found === possible) break;
+    }
+    return found;
+  }
+
+  /** The units of p to visit, set by selectUnits (fields, not a returned tuple: no allocation per project). */
+  private from = 0;
+  private to = 0;
+  private list: Int32Array | undefined;
+
+  /**
+   * Rows from..to-1 of the unit columns of p, or with unit tags, of the least common wanted tag's
+   * posting list (only its units can match; then `list` maps a position to the unit row).
+   */
+  private selectUnits(p: number): void {
+    const start = this.snapshot.projects.unitStart;
+    this.from = start[p];
+    this.to = start[p + 1];
+    this.list = undefined;
+    if (!this.tagSlots) return;
+    const postings = this.snapshot.units.tagPostings;
+    for (const slot of this.tagSlots) {
+      const first = postings.rangeStart(slot, p);
+      const end = postings.rangeStart(slot, p + 1);
+      if (!this.list || end - first < this.to - this.from) {
+        this.from = first;
+        this.to = end;
+        this.list = postings.rowsArray;
+      }
+    }
+    // A posting list is by base price: skip to the first unit at or above the window's low end (the
+    // walk stops past its high end, see `sorted`).
+    if (this.hasWindow && this.low > -Infinity) this.from = this.firstAtLeast(this.list!, this.from, this.to, this.low);
+  }
+
+  /** The first position in from..to-1 of `list` whose unit's base price is >= low (to when none; unpriced units are last). */
+  private firstAtLeast(list: Int32Array, from: number, to: number, low: number): number {
+    const base = this.snapshot.units.baseCents;
+    while (from < to) {
+      const middle = (from + to) >>> 1;
+      if (base[list[middle]] < low) from = middle + 1;
+      else to = middle;
+    }
+    return from;
+  }
+
+  /**
+   * One summary cell (bucket, status) of p within the wanted buckets and statuses holds a unit, and
+   * when a price is asked, a unit whose base price can be in the window: exact for one bound,
+   * necessary for two.
+   */
+  private anyCell(p: number): boolean {
+    const summary = this.snapshot.projects.unitSummary;
+    const { statuses, hasWindow, low, high } = this;
+    let buckets = summary.buckets[p] & this.bedrooms;
+    while (buckets !== 0) {
+      const bucket = 31 - Math.clz32(buckets & -buckets);
+      buckets &= buckets - 1;
+      const all = summary.cellStatuses[p * BUCKETS + bucket];
+      let present = all & statuses;
+      if (present === 0) continue;
+      if (!hasWindow) return true;
+      if (present === all) {
+        // Every unit of the bucket has a wanted status: its cells together are the bucket.
+        const inBucket = p * BUCKETS + bucket;
+        if (summary.bucketMin[inBucket] <= high && summary.bucketMax[inBucket] >= low) return true;
+        continue;
+      }
+      while (present !== 0) {
+        const status = 31 - Math.clz32(present & -present);
+        present &= present - 1;
+        const cell = cellOf(p, bucket, status);
+        if (summary.cellMin[cell] <= high && summary.cellMax[cell] >= low) return true;
+      }
+    }
+    return false;
   }
 
   /** False only when no unit of p can satisfy the filters beyond bedrooms, statuses and price (a pre-test). */
@@ -181,48 +275,29 @@ export class UnitMatcher {
     return true;
   }
 
-  /**
-   * Visits the units of p. Without `collect`: 1 at the first unit that satisfies everything, else 0.
-   * With it: the bits of the buckets or statuses of all units that do.
-   */
-  private scan(p: number, bedrooms: number, statuses: number, collect?: 'buckets' | 'statuses'): number {
+  /** Visits the units of p: one satisfies every unit-level filter. */
+  private anyUnit(p: number): boolean {
     const units = this.snapshot.units;
-    const start = this.snapshot.projects.unitStart;
-    const { low, high, sizeMin, sizeMax, parkingMin, tagMask, hasWindow, perArea } = this;
-    const summary = this.snapshot.projects.unitSummary;
-    // Collecting stops once every bucket / status the project has at all is found.
-    const complete = collect === 'buckets' ? summary.buckets[p] & bedrooms : summary.statuses[p] & statuses;
-    let found = 0;
-    // With tags, only the units carrying the least common wanted tag can match: walk its list.
-    let from = start[p];
-    let to = start[p + 1];
-    let list: Int32Array | undefined;
-    if (this.tagSlots) {
-      const postings = units.tagPostings;
-      for (const slot of this.tagSlots) {
-        const first = postings.rangeStart(slot, p);
-        const end = postings.rangeStart(slot, p + 1);
-        if (!list || end - first < to - from) [from, to, list] = [first, end, postings.rowsArray];
-      }
-    }
+    const { bedrooms, statuses, low, high, sizeMin, sizeMax, parkingMin, tagMask, hasWindow, perArea } = this;
+    this.selectUnits(p);
+    const { from, to, list } = this;
+    // On a posting list (by base price), the first unit above the window ends the walk.
+    const sorted = list !== undefined && hasWindow;
     for (let k = from; k < to; k++) {
       const u = list ? list[k] : k;
-      const bucket = bucketOf(units.bedrooms[u]);
-      if (!(bedrooms & (1 << bucket))) continue;
-      const status = units.status[u];
-      if (!((statuses >> status) & 1)) continue;
       const base = units.baseCents[u];
+      if (sorted && !(base <= high)) break;
+      if (!(bedrooms & (1 << bucketOf(units.bedrooms[u])))) continue;
+      if (!((statuses >> units.status[u]) & 1)) continue;
       if (hasWindow && !(base >= low && base <= high)) continue;
       const area = units.area[u];
       if (!(area >= sizeMin && area <= sizeMax)) continue;
       if (!(units.parking[u] >= parkingMin)) continue;
       if (tagMask && !units.tags.hasAll(u, tagMask)) continue;
       if (perArea && !this.perAreaAllows(base, area)) continue;
-      if (!collect) return 1;
-      found |= collect === 'buckets' ? 1 << bucket : 1 << status;
-      if (found === complete) break;
+      return true;
     }
-    return found;
+    return false;
   }
 
   /** price / area bounds in the key's prices, exact (pricing.ts); needs a price and an area above 0. */

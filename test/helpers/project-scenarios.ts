@@ -51,7 +51,7 @@ export const priceVectorArb = fc.oneof(
 );
 
 /** `1234567` cents -> `12345.67` (cents >= 0). */
-const centsText = (cents: bigint) => {
+export const centsText = (cents: bigint) => {
   const text = String(cents).padStart(3, '0');
   return `${text.slice(0, -2)}.${text.slice(-2)}`;
 };
