@@ -138,7 +138,7 @@ export class UnitMatcher {
   /** withMatch(p) by visiting the units; `possible` is cellsForFacets(p), which it cannot exceed. */
   private scanForFacets(p: number, possible: number): number {
     const units = this.snapshot.units;
-    const { bedrooms, statuses, low, high, sizeMin, sizeMax, parkingMin, tagMask, hasWindow, perArea } = this;
+    const { bedrooms, statuses, high, hasWindow } = this;
     let found = 0;
     this.selectUnits(p);
     const { from, to, list } = this;
@@ -152,13 +152,7 @@ export class UnitMatcher {
       const forBuckets = (statuses >> status) & 1;
       const forStatuses = (bedrooms >> bucket) & 1;
       if (!(forBuckets | forStatuses)) continue;
-      const base = units.baseCents[u];
-      if (hasWindow && !(base >= low && base <= high)) continue;
-      const area = units.area[u];
-      if (!(area >= sizeMin && area <= sizeMax)) continue;
-      if (!(units.parking[u] >= parkingMin)) continue;
-      if (tagMask && !units.tags.hasAll(u, tagMask)) continue;
-      if (perArea && !this.perAreaAllows(base, area)) continue;
+      if (!this.unitPassesBeyondCell(u)) continue;
       if (forBuckets) found |= 1 << bucket;
       if (forStatuses) found |= 1 << (FACET_STATUSES_SHIFT + status);
       if (found === possible) break;
@@ -278,7 +272,7 @@ export class UnitMatcher {
   /** Visits the units of p: one satisfies every unit-level filter. */
   private anyUnit(p: number): boolean {
     const units = this.snapshot.units;
-    const { bedrooms, statuses, low, high, sizeMin, sizeMax, parkingMin, tagMask, hasWindow, perArea } = this;
+    const { bedrooms, statuses, high, hasWindow } = this;
     this.selectUnits(p);
     const { from, to, list } = this;
     // On a posting list (by base price), the first unit above the window ends the walk.
@@ -289,15 +283,21 @@ export class UnitMatcher {
       if (sorted && !(base <= high)) break;
       if (!(bedrooms & (1 << bucketOf(units.bedrooms[u])))) continue;
       if (!((statuses >> units.status[u]) & 1)) continue;
-      if (hasWindow && !(base >= low && base <= high)) continue;
-      const area = units.area[u];
-      if (!(area >= sizeMin && area <= sizeMax)) continue;
-      if (!(units.parking[u] >= parkingMin)) continue;
-      if (tagMask && !units.tags.hasAll(u, tagMask)) continue;
-      if (perArea && !this.perAreaAllows(base, area)) continue;
-      return true;
+      if (this.unitPassesBeyondCell(u)) return true;
     }
     return false;
+  }
+
+  /** Unit u satisfies every unit-level filter but bedrooms and statuses (its cell's coordinates). */
+  private unitPassesBeyondCell(u: number): boolean {
+    const units = this.snapshot.units;
+    const base = units.baseCents[u];
+    if (this.hasWindow && !(base >= this.low && base <= this.high)) return false;
+    const area = units.area[u];
+    if (!(area >= this.sizeMin && area <= this.sizeMax)) return false;
+    if (!(units.parking[u] >= this.parkingMin)) return false;
+    if (this.tagMask && !units.tags.hasAll(u, this.tagMask)) return false;
+    return !this.perArea || this.perAreaAllows(base, area);
   }
 
   /** price / area bounds in the key's prices, exact (pricing.ts); needs a price and an area above 0. */
