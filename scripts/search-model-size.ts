@@ -4,12 +4,13 @@ import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/proje
 import { linkBuilder } from '../src/http/links.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { findProjects } from '../src/search/find-projects.js';
+import { RESULT_CACHE_ENTRIES } from '../src/search/result-cache.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { flatListJson } from '../src/search/visibility.js';
 
 /*
  * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
- * a few searches without HTTP around them.
+ * a few searches without HTTP around them, and the memory of the result cache when full.
  *
  *   node --expose-gc --import tsx scripts/search-model-size.ts [--database-url URL | --data-dir DIR] [--builds 3]
  *
@@ -84,6 +85,15 @@ try {
     const cached = timed(true);
     console.log(`${name}: ${pass} ms per search, ${cached} ms from the result cache (total ${total})`);
   }
+  // The result cache full: as many different searches as it keeps (the typical one with facets and
+  // every price_max from 3,000,000 up), measured as the model was: heap and array buffers after GC.
+  const empty = usedBytes();
+  const typical = { bedrooms: '2', near_transport: true, facets: 'bedrooms,statuses,development_status,developer,unit_types,area' };
+  for (let k = 0; snapshot.results.size < RESULT_CACHE_ENTRIES && k < 10 * RESULT_CACHE_ENTRIES; k++) {
+    findProjects(snapshot, scope, parseProjectsQuery({ ...typical, price_max: 3_000_000 + k }), { amenitiesRadiusM: undefined });
+  }
+  console.log(`result cache: ${snapshot.results.size} searches held, ${mb(usedBytes() - empty)} (heap + array buffers after GC)`);
+
   const started = performance.now();
   const list = flatListJson(snapshot, developerIds);
   console.log(`/projects/list items: ${(performance.now() - started).toFixed(1)} ms first time, ${list.length} characters`);

@@ -36,8 +36,9 @@ export class ResultCache {
     this.lists = new LRUCache<string, FoundList>({
       max: entries,
       maxSize: bytes,
-      // The list, the key (two bytes per UTF-16 unit) and a rough allowance for the facet counts.
-      sizeCalculation: (found, key) => found.order.byteLength + key.length * 2 + (found.facets ? 2_048 : 0) + 64,
+      // The list, the key (two bytes per UTF-16 unit) and the facet counts (measured: ~4 kB of objects
+      // for six facets on L; scripts/search-model-size.ts fills the cache and weighs it).
+      sizeCalculation: (found, key) => found.order.byteLength + key.length * 2 + (found.facets ? 4_096 : 0) + 64,
     });
   }
 
