@@ -140,7 +140,7 @@ describe('search result cache (pglite)', () => {
     expect(cache.size).toBe(3);
     expect(cache.get('search 0')).toBeUndefined();
     expect(cache.get('search 4')).toBeDefined();
-    const bytes = new ResultCache(100, 10_000);
+    const bytes = new ResultCache(100, 12_000); // each entry counts ~5 kB (4 kB of list, key, envelope allowance)
     for (let k = 0; k < 10; k++) bytes.set(`big ${k}`, { order: new Int32Array(1_000) });
     expect(bytes.size).toBe(2);
   });

@@ -52,5 +52,17 @@ export function sendJsonParts(reply: FastifyReply, parts: readonly string[]): Fa
 
 /** An envelope whose `data.items` is JSON text prepared elsewhere (the search snapshot's lists), spliced in unparsed. */
 export function sendWithRawItems(reply: FastifyReply, envelope: { status: 'success'; data: { items: unknown[] } }, itemsJson: string): FastifyReply {
-  return sendJsonParts(reply, serializeWithRawProperty(reply, envelope, 'items', [], [itemsJson]));
+  return sendSerializedWithRawItems(reply, serializeEnvelope(reply, envelope), itemsJson);
+}
+
+/** The envelope serialized by the route's response schema, with an empty items array (to be kept, see sendSerializedWithRawItems). */
+export function serializeEnvelope(reply: FastifyReply, envelope: { status: 'success'; data: { items: unknown[] } }): string {
+  const serialized = reply.serialize(envelope);
+  if (typeof serialized !== 'string') throw new RawJsonError('the route serializer did not return text');
+  return serialized;
+}
+
+/** sendWithRawItems with the envelope already serialized (serializeEnvelope). */
+export function sendSerializedWithRawItems(reply: FastifyReply, serializedEnvelope: string, itemsJson: string): FastifyReply {
+  return sendJsonParts(reply, spliceRawProperty(serializedEnvelope, 'items', [], [itemsJson]));
 }

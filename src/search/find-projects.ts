@@ -31,6 +31,8 @@ export interface FoundProjects {
   /** JSON text of the items array. */
   items: string;
   facets?: ProjectFacets;
+  /** The search's result as kept in the snapshot's result cache (its `rendered` slot is the route's). */
+  kept: FoundList;
 }
 
 /** Project-level facets that have a filter of their own (`area` has none). */
@@ -61,7 +63,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
     const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
     items.push(projects.itemHead[i] + price + projects.itemTail[i]);
   }
-  const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]` };
+  const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]`, kept: found };
   if (found.facets) result.facets = found.facets;
   return result;
 }

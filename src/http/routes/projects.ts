@@ -11,7 +11,7 @@ import type { LinkBuilder } from '../links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
 import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
 import { toPaymentPlan, toPreferences } from '../presenters/projects.js';
-import { sendJsonParts, sendWithRawItems, serializeWithRawProperty } from '../raw-json.js';
+import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import {
@@ -49,9 +49,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       const page = parseOrReject(() => parseProjectsQuery(request.query));
       // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
       const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      const payload = ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] });
-      // The items are JSON prepared with the snapshot, passed through as text.
-      return sendWithRawItems(reply, payload, found.items);
+      // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
+      // and facets) serialized once per search and kept with its result.
+      found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
+      return sendSerializedWithRawItems(reply, found.kept.rendered, found.items);
     },
   );
 
