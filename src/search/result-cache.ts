@@ -32,8 +32,8 @@ export interface FoundList {
 
 /** At most this many searches per snapshot... */
 export const RESULT_CACHE_ENTRIES = 2_000;
-/** ...and at most this many bytes of them (a list of every L project is ~17 kB). */
-export const RESULT_CACHE_BYTES = 16 * 1024 * 1024;
+/** ...and at most this many bytes of them (a list of every L project is ~17 kB); scripts/search-model-size.ts weighs it when full. */
+export const RESULT_CACHE_BYTES = 8 * 1024 * 1024;
 
 export class ResultCache {
   private readonly lists: LRUCache<string, FoundList>;
