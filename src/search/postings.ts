@@ -15,6 +15,8 @@ export class Postings {
     private readonly groups: number,
     private readonly start: Int32Array,
     private readonly rows: Int32Array,
+    /** With an order: each position's order value, beside `rows` (NaN last). */
+    private readonly keys: Float64Array | undefined,
   ) {}
 
   /**
@@ -38,13 +40,19 @@ export class Postings {
     const fill = start.slice();
     const rows = new Int32Array(start[start.length - 1]);
     for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) rows[fill[slotOf.get(id)! * stride + groupOf(row)]++] = row;
+    let keys: Float64Array | undefined;
     if (order) {
       const key = new Float64Array(rowCount);
       for (let row = 0; row < rowCount; row++) key[row] = Number.isNaN(order(row)) ? Infinity : order(row);
       const byKey = (a: number, b: number) => key[a] - key[b] || a - b;
       for (let k = 0; k + 1 < start.length; k++) if (start[k + 1] - start[k] > 1) rows.subarray(start[k], start[k + 1]).sort(byKey);
+      // The values again, in posting order: a search of a range reads them in a row instead of
+      // jumping to each row's value (a cache miss per step on L's 245,532 units).
+      keys = new Float64Array(rows.length);
+      // NaN stays NaN here (sorted last): it fails every comparison, as an unpriced unit fails every price bound.
+      for (let k = 0; k < rows.length; k++) keys[k] = order(rows[k]);
     }
-    return new Postings(slotOf, groups, start, rows);
+    return new Postings(slotOf, groups, start, rows, keys);
   }
 
   /** The slots of `ids`; null when one of them is carried by no row. */
@@ -67,7 +75,12 @@ export class Postings {
     return this.rows;
   }
 
+  /** Built with an order: the order value at each position of rowsArray (NaN values last). */
+  get keysArray(): Float64Array | undefined {
+    return this.keys;
+  }
+
   get bytes(): number {
-    return this.start.byteLength + this.rows.byteLength;
+    return this.start.byteLength + this.rows.byteLength + (this.keys?.byteLength ?? 0);
   }
 }

@@ -39,6 +39,11 @@ export class UnitMatcher {
   private readonly perArea: boolean;
   /** Only bedrooms, statuses and at most one price bound: the summary decides alone. */
   private readonly exact: boolean;
+  private readonly checksBedrooms: boolean;
+  private readonly checksStatuses: boolean;
+  private readonly checksArea: boolean;
+  private readonly checksParking: boolean;
+  private readonly tagsBeyondList: boolean;
 
   constructor(
     private readonly snapshot: Snapshot,
@@ -65,6 +70,15 @@ export class UnitMatcher {
     this.tagMask = tagMask ?? undefined;
     this.tagSlots = (f.tagIds && snapshot.units.tagPostings.slots(f.tagIds)) ?? undefined;
     this.perArea = f.pricePerM2 !== undefined || f.pricePerFt2 !== undefined;
+    // Which unit columns a unit's test must read: each read is a cache miss on L's units, so a
+    // filter that is absent reads nothing (statuses are 1 to 5 and areas and parking never null, by
+    // the schema's constraints: an absent filter's test could only pass).
+    this.checksBedrooms = this.bedrooms !== ALL_BUCKETS;
+    this.checksStatuses = f.statuses !== undefined;
+    this.checksArea = f.size !== undefined || this.perArea;
+    this.checksParking = f.parkingMin !== undefined;
+    // The list walked is one wanted tag's: only further wanted tags need the unit's tag bits.
+    this.tagsBeyondList = (f.tagIds?.length ?? 0) > 1;
     const others = f.size !== undefined || f.parkingMin !== undefined || f.tagIds !== undefined || this.perArea;
     this.exact = !others && !(this.low > -Infinity && this.high < Infinity);
   }
@@ -142,17 +156,19 @@ export class UnitMatcher {
     let found = 0;
     this.selectUnits(p);
     const { from, to, list } = this;
-    const sorted = list !== undefined && hasWindow;
+    // On a posting list (by base price, its prices beside it), the first unit above the window ends the walk.
+    const keys = list !== undefined && hasWindow ? units.tagPostings.keysArray : undefined;
     for (let k = from; k < to; k++) {
       const u = list ? list[k] : k;
-      if (sorted && !(units.baseCents[u] <= high)) break;
+      const base = keys ? keys[k] : units.baseCents[u];
+      if (keys && !(base <= high)) break;
       const bucket = bucketOf(units.bedrooms[u]);
       const status = units.status[u];
       // Counts for the bedrooms facet when its status is wanted, for the statuses facet when its bucket is.
       const forBuckets = (statuses >> status) & 1;
       const forStatuses = (bedrooms >> bucket) & 1;
       if (!(forBuckets | forStatuses)) continue;
-      if (!this.unitPassesBeyondCell(u)) continue;
+      if (!this.unitPassesBeyondCell(u, base)) continue;
       if (forBuckets) found |= 1 << bucket;
       if (forStatuses) found |= 1 << (FACET_STATUSES_SHIFT + status);
       if (found === possible) break;
@@ -187,15 +203,14 @@ export class UnitMatcher {
     }
     // A posting list is by base price: skip to the first unit at or above the window's low end (the
     // walk stops past its high end, see `sorted`).
-    if (this.hasWindow && this.low > -Infinity) this.from = this.firstAtLeast(this.list!, this.from, this.to, this.low);
+    if (this.hasWindow && this.low > -Infinity) this.from = this.firstAtLeast(postings.keysArray!, this.from, this.to, this.low);
   }
 
-  /** The first position in from..to-1 of `list` whose unit's base price is >= low (to when none; unpriced units are last). */
-  private firstAtLeast(list: Int32Array, from: number, to: number, low: number): number {
-    const base = this.snapshot.units.baseCents;
+  /** The first position in from..to-1 whose base price (`keys`; unpriced units, NaN, are last) is >= low; `to` when none. */
+  private firstAtLeast(keys: Float64Array, from: number, to: number, low: number): number {
     while (from < to) {
       const middle = (from + to) >>> 1;
-      if (base[list[middle]] < low) from = middle + 1;
+      if (keys[middle] < low) from = middle + 1;
       else to = middle;
     }
     return from;
@@ -272,32 +287,33 @@ export class UnitMatcher {
   /** Visits the units of p: one satisfies every unit-level filter. */
   private anyUnit(p: number): boolean {
     const units = this.snapshot.units;
-    const { bedrooms, statuses, high, hasWindow } = this;
+    const { bedrooms, statuses, high, hasWindow, checksBedrooms, checksStatuses } = this;
     this.selectUnits(p);
     const { from, to, list } = this;
-    // On a posting list (by base price), the first unit above the window ends the walk.
-    const sorted = list !== undefined && hasWindow;
+    // On a posting list (by base price, its prices beside it), the first unit above the window ends the walk.
+    const keys = list !== undefined && hasWindow ? units.tagPostings.keysArray : undefined;
     for (let k = from; k < to; k++) {
       const u = list ? list[k] : k;
-      const base = units.baseCents[u];
-      if (sorted && !(base <= high)) break;
-      if (!(bedrooms & (1 << bucketOf(units.bedrooms[u])))) continue;
-      if (!((statuses >> units.status[u]) & 1)) continue;
-      if (this.unitPassesBeyondCell(u)) return true;
+      const base = keys ? keys[k] : units.baseCents[u];
+      if (keys && !(base <= high)) break;
+      if (checksBedrooms && !(bedrooms & (1 << bucketOf(units.bedrooms[u])))) continue;
+      if (checksStatuses && !((statuses >> units.status[u]) & 1)) continue;
+      if (this.unitPassesBeyondCell(u, base)) return true;
     }
     return false;
   }
 
-  /** Unit u satisfies every unit-level filter but bedrooms and statuses (its cell's coordinates). */
-  private unitPassesBeyondCell(u: number): boolean {
-    const units = this.snapshot.units;
-    const base = units.baseCents[u];
+  /** Unit u (of base price `base`) satisfies every unit-level filter but bedrooms and statuses (its cell's coordinates). */
+  private unitPassesBeyondCell(u: number, base: number): boolean {
     if (this.hasWindow && !(base >= this.low && base <= this.high)) return false;
-    const area = units.area[u];
-    if (!(area >= this.sizeMin && area <= this.sizeMax)) return false;
-    if (!(units.parking[u] >= this.parkingMin)) return false;
-    if (this.tagMask && !units.tags.hasAll(u, this.tagMask)) return false;
-    return !this.perArea || this.perAreaAllows(base, area);
+    const units = this.snapshot.units;
+    if (this.checksArea) {
+      const area = units.area[u];
+      if (!(area >= this.sizeMin && area <= this.sizeMax)) return false;
+      if (this.perArea && !this.perAreaAllows(base, area)) return false;
+    }
+    if (this.checksParking && !(units.parking[u] >= this.parkingMin)) return false;
+    return !this.tagsBeyondList || units.tags.hasAll(u, this.tagMask!);
   }
 
   /** price / area bounds in the key's prices, exact (pricing.ts); needs a price and an area above 0. */
