@@ -68,6 +68,9 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
   return result;
 }
 
+/** search()'s gathering buffer, grown to the largest catalogue seen. */
+let scratch = new Int32Array(0);
+
 /** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
 function search(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
   const { projects } = snapshot;
@@ -95,13 +98,15 @@ function search(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, pric
   } else {
     const orders = snapshot.orders[page.sort.key];
     const sorted = page.sort.descending ? orders.descending : orders.ascending;
-    const found = new Int32Array(sorted.length);
+    // The matches are gathered in a buffer kept between searches (a search runs to its end without
+    // yielding, so one at a time) and only they are copied out: one allocation per pass, not two.
+    if (scratch.length < sorted.length) scratch = new Int32Array(sorted.length);
     let total = 0;
     for (let k = 0; k < sorted.length; k++) {
       const i = sorted[k];
-      if (passes(i)) found[total++] = i;
+      if (passes(i)) scratch[total++] = i;
     }
-    order = found.slice(0, total);
+    order = scratch.slice(0, total);
   }
   return counted ? { order, facets: counted.facets } : { order };
 }

@@ -39,6 +39,12 @@ export class UnitMatcher {
   private readonly perArea: boolean;
   /** Only bedrooms, statuses and at most one price bound: the summary decides alone. */
   private readonly exact: boolean;
+  /**
+   * Which ends the price window has: a cell's bound for an absent end is not read (a window with one
+   * bound, the common `price_max` alone, then reads half the summary: each read is a likely cache miss).
+   */
+  private readonly hasLow: boolean;
+  private readonly hasHigh: boolean;
   private readonly checksBedrooms: boolean;
   private readonly checksStatuses: boolean;
   private readonly checksArea: boolean;
@@ -73,6 +79,8 @@ export class UnitMatcher {
     // Which unit columns a unit's test must read: each read is a cache miss on L's units, so a
     // filter that is absent reads nothing (statuses are 1 to 5 and areas and parking never null, by
     // the schema's constraints: an absent filter's test could only pass).
+    this.hasLow = this.low > -Infinity;
+    this.hasHigh = this.high < Infinity;
     this.checksBedrooms = this.bedrooms !== ALL_BUCKETS;
     this.checksStatuses = f.statuses !== undefined;
     this.checksArea = f.size !== undefined || this.perArea;
@@ -117,7 +125,7 @@ export class UnitMatcher {
    */
   private cellsForFacets(p: number): number {
     const summary = this.snapshot.projects.unitSummary;
-    const { bedrooms, statuses, hasWindow, low, high } = this;
+    const { bedrooms, statuses, hasWindow, low, high, hasLow, hasHigh } = this;
     let buckets = summary.buckets[p];
     let found = 0;
     while (buckets !== 0) {
@@ -133,7 +141,7 @@ export class UnitMatcher {
       if (!wantedBucket && (all & statuses) === all) {
         // Only the bucket's bit is asked, and every unit of it has a wanted status: the bucket's bounds decide.
         const inBucket = p * BUCKETS + bucket;
-        if (summary.bucketMin[inBucket] <= high && summary.bucketMax[inBucket] >= low) found |= 1 << bucket;
+        if ((!hasHigh || summary.bucketMin[inBucket] <= high) && (!hasLow || summary.bucketMax[inBucket] >= low)) found |= 1 << bucket;
         continue;
       }
       let present = all;
@@ -141,7 +149,7 @@ export class UnitMatcher {
         const status = 31 - Math.clz32(present & -present);
         present &= present - 1;
         const cell = cellOf(p, bucket, status);
-        if (!(summary.cellMin[cell] <= high && summary.cellMax[cell] >= low)) continue;
+        if (!((!hasHigh || summary.cellMin[cell] <= high) && (!hasLow || summary.cellMax[cell] >= low))) continue;
         if ((statuses >> status) & 1) found |= 1 << bucket;
         if (wantedBucket) found |= 1 << (FACET_STATUSES_SHIFT + status);
       }
@@ -223,7 +231,7 @@ export class UnitMatcher {
    */
   private anyCell(p: number): boolean {
     const summary = this.snapshot.projects.unitSummary;
-    const { statuses, hasWindow, low, high } = this;
+    const { statuses, hasWindow, low, high, hasLow, hasHigh } = this;
     let buckets = summary.buckets[p] & this.bedrooms;
     while (buckets !== 0) {
       const bucket = 31 - Math.clz32(buckets & -buckets);
@@ -235,14 +243,14 @@ export class UnitMatcher {
       if (present === all) {
         // Every unit of the bucket has a wanted status: its cells together are the bucket.
         const inBucket = p * BUCKETS + bucket;
-        if (summary.bucketMin[inBucket] <= high && summary.bucketMax[inBucket] >= low) return true;
+        if ((!hasHigh || summary.bucketMin[inBucket] <= high) && (!hasLow || summary.bucketMax[inBucket] >= low)) return true;
         continue;
       }
       while (present !== 0) {
         const status = 31 - Math.clz32(present & -present);
         present &= present - 1;
         const cell = cellOf(p, bucket, status);
-        if (summary.cellMin[cell] <= high && summary.cellMax[cell] >= low) return true;
+        if ((!hasHigh || summary.cellMin[cell] <= high) && (!hasLow || summary.cellMax[cell] >= low)) return true;
       }
     }
     return false;
