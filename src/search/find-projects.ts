@@ -51,7 +51,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
     found = search(snapshot, scope, page, pricing, context);
-    if (useCache) snapshot.results.set(key, found);
+    if (useCache) snapshot.results.offer(key, found);
   }
 
   const { projects } = snapshot;
