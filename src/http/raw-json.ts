@@ -23,9 +23,7 @@ export function serializeWithRawProperty(
   placeholder: unknown,
   rawParts: readonly string[],
 ): string[] {
-  const serialized = reply.serialize(payload);
-  if (typeof serialized !== 'string') throw new RawJsonError('the route serializer did not return text');
-  return spliceRawProperty(serialized, key, placeholder, rawParts);
+  return spliceRawProperty(serializeText(reply, payload), key, placeholder, rawParts);
 }
 
 export function spliceRawProperty(serialized: string, key: string, placeholder: unknown, rawParts: readonly string[]): string[] {
@@ -57,7 +55,12 @@ export function sendWithRawItems(reply: FastifyReply, envelope: { status: 'succe
 
 /** The envelope serialized by the route's response schema, with an empty items array (to be kept, see sendSerializedWithRawItems). */
 export function serializeEnvelope(reply: FastifyReply, envelope: { status: 'success'; data: { items: unknown[] } }): string {
-  const serialized = reply.serialize(envelope);
+  return serializeText(reply, envelope);
+}
+
+/** The payload serialized by the route's response schema, as text. */
+function serializeText(reply: FastifyReply, payload: unknown): string {
+  const serialized = reply.serialize(payload);
   if (typeof serialized !== 'string') throw new RawJsonError('the route serializer did not return text');
   return serialized;
 }

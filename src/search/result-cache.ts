@@ -73,10 +73,6 @@ export class ResultCache {
     }
   }
 
-  set(key: string, found: FoundList): void {
-    this.lists.set(key, found);
-  }
-
   get size(): number {
     return this.lists.size;
   }

@@ -160,12 +160,10 @@ export class UnitMatcher {
   /** withMatch(p) by visiting the units; `possible` is cellsForFacets(p), which it cannot exceed. */
   private scanForFacets(p: number, possible: number): number {
     const units = this.snapshot.units;
-    const { bedrooms, statuses, high, hasWindow } = this;
+    const { bedrooms, statuses, high } = this;
     let found = 0;
     this.selectUnits(p);
-    const { from, to, list } = this;
-    // On a posting list (by base price, its prices beside it), the first unit above the window ends the walk.
-    const keys = list !== undefined && hasWindow ? units.tagPostings.keysArray : undefined;
+    const { from, to, list, keys } = this;
     for (let k = from; k < to; k++) {
       const u = list ? list[k] : k;
       const base = keys ? keys[k] : units.baseCents[u];
@@ -188,6 +186,11 @@ export class UnitMatcher {
   private from = 0;
   private to = 0;
   private list: Int32Array | undefined;
+  /**
+   * With a price window, the walked posting list's base prices (by position; the list is by price):
+   * the first unit above the window ends the walk. Undefined on a walk of the project's rows.
+   */
+  private keys: Float64Array | undefined;
 
   /**
    * Rows from..to-1 of the unit columns of p, or with unit tags, of the least common wanted tag's
@@ -198,6 +201,7 @@ export class UnitMatcher {
     this.from = start[p];
     this.to = start[p + 1];
     this.list = undefined;
+    this.keys = undefined;
     if (!this.tagSlots) return;
     const postings = this.snapshot.units.tagPostings;
     for (const slot of this.tagSlots) {
@@ -211,7 +215,9 @@ export class UnitMatcher {
     }
     // A posting list is by base price: skip to the first unit at or above the window's low end (the
     // walk stops past its high end, see `sorted`).
-    if (this.hasWindow && this.low > -Infinity) this.from = this.firstAtLeast(postings.keysArray!, this.from, this.to, this.low);
+    if (!this.hasWindow) return;
+    this.keys = postings.keysArray!;
+    if (this.hasLow) this.from = this.firstAtLeast(this.keys, this.from, this.to, this.low);
   }
 
   /** The first position in from..to-1 whose base price (`keys`; unpriced units, NaN, are last) is >= low; `to` when none. */
@@ -295,11 +301,9 @@ export class UnitMatcher {
   /** Visits the units of p: one satisfies every unit-level filter. */
   private anyUnit(p: number): boolean {
     const units = this.snapshot.units;
-    const { bedrooms, statuses, high, hasWindow, checksBedrooms, checksStatuses } = this;
+    const { bedrooms, statuses, high, checksBedrooms, checksStatuses } = this;
     this.selectUnits(p);
-    const { from, to, list } = this;
-    // On a posting list (by base price, its prices beside it), the first unit above the window ends the walk.
-    const keys = list !== undefined && hasWindow ? units.tagPostings.keysArray : undefined;
+    const { from, to, list, keys } = this;
     for (let k = from; k < to; k++) {
       const u = list ? list[k] : k;
       const base = keys ? keys[k] : units.baseCents[u];
