@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Change } from '../src/changes/change-kinds.js';
 import { parseProjectsQuery } from '../src/domain/project-filters.js';
 import { importBundle } from '../src/import/import-bundle.js';
+import { linkBuilder } from '../src/http/links.js';
 import { findProjects } from '../src/search/find-projects.js';
+import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, type Bundle } from './helpers/fixtures.js';
@@ -60,6 +63,25 @@ describe.each(drivers)('search model refresh (%s)', (driver) => {
     expect(after.items.every((item) => item.name.endsWith(' v2'))).toBe(true);
     expect(after.items.find((item) => item.id === 1000)!.price_from).toBe(200_000);
     expect((await get('/projects/list')).items).toHaveLength(PROJECTS + 1);
+  });
+
+  it('builds once for a signal, however many requests wait for its swap', async () => {
+    // A model of its own on the same database, with the signal's timing in the test's hands: the
+    // requests below arrive while the signal's rebuild runs, on both drivers.
+    const readVersion = async () => (await t.db.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow()).version;
+    let listener: ((change: Change) => void) | undefined;
+    const changes = { catalogueVersion: await readVersion(), subscribe: (on: (change: Change) => void) => ((listener = on), () => undefined) };
+    const model = await SearchModel.create(t.db, { links: linkBuilder(undefined), changes });
+    expect(model.version).toBe(1);
+
+    await importBundle(t.db, projects(8, PROJECTS + 1), importOptions);
+    changes.catalogueVersion = await readVersion();
+    listener!({ kind: 'catalogue', version: changes.catalogueVersion });
+    // Eight requests before the swap, each waiting for the snapshot that holds the signalled version.
+    const snapshots = await Promise.all(Array.from({ length: 8 }, () => model.latest()));
+    for (const snapshot of snapshots) expect(snapshot.catalogueVersion).toBe(changes.catalogueVersion);
+    // One build for the signal: a waiting request did not queue another full build behind it.
+    expect(model.version).toBe(2);
   });
 
   it('answers every request from one snapshot while refreshes swap catalogues', async () => {

@@ -69,12 +69,19 @@ export class SearchModel {
     const wanted = this.options.changes?.catalogueVersion ?? 0;
     if (this.snapshot.catalogueVersion >= wanted) return this.snapshot;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.refresh().catch(() => undefined),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, FRESHNESS_WAIT_MS))),
-    ]);
+    await Promise.race([this.catchUp(wanted), new Promise<void>((resolve) => (timer = setTimeout(resolve, FRESHNESS_WAIT_MS)))]);
     clearTimeout(timer);
     return this.snapshot;
+  }
+
+  /**
+   * Until the snapshot holds `wanted`. A rebuild already running was most likely asked for by that
+   * version's own signal (signals follow commits), so it is awaited first: asking refresh() straight
+   * away would queue a second full build behind it for every request that arrives before the swap.
+   */
+  private async catchUp(wanted: number): Promise<void> {
+    if (this.running) await this.running.catch(() => undefined);
+    if (this.snapshot.catalogueVersion < wanted) await this.refresh().catch(() => undefined);
   }
 
   /** Number of snapshots built so far (1 after create); grows by one with every completed refresh. */
