@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { messages } from './errors.js';
+import { pointerToPath } from '../domain/json-pointer.js';
 
 /*
  * Request validation. Query strings and path parameters arrive as text, so they are coerced to the
@@ -126,15 +127,6 @@ const partNames: Record<string, string> = {
   headers: 'header',
   body: 'field',
 };
-
-/** `/client/first_name` -> `client.first_name`; array indexes stay as `[3]`. */
-function pointerToPath(pointer: string): string {
-  return pointer
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : path ? `${path}.${segment}` : segment), '');
-}
 
 function join(path: string, child: string): string {
   return path ? `${path}.${child}` : child;

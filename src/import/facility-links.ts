@@ -1,5 +1,6 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { chunks, execute, query } from './raw-sql.js';
 
 /*
  * Project ↔ facility links ("nearby facilities"), computed at import time so that reads never do
@@ -56,7 +57,7 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
     // A large import leaves the statistics describing the tables as they were (often empty). With
     // them the planner may scan every facility for every project instead of probing the location
     // index. ANALYZE inside the transaction sees our own uncommitted rows.
-    await run(db, 'ANALYZE facilities, projects', []);
+    await execute(db, 'ANALYZE facilities, projects', []);
   }
   let links: number;
   if (strategy === 'rebuild') {
@@ -82,7 +83,7 @@ async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): 
   const sets = CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
   const changed = CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
   const scope = projectIds ? 'WHERE p2.id = ANY($1::int[])' : '';
-  await run(
+  await execute(
     db,
     `UPDATE projects p SET ${sets}
        FROM (SELECT p2.id, ${minima}
@@ -137,9 +138,9 @@ const SWAP = [
 
 async function rebuildLinks(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
   // Index builds sort in memory up to this much (per statement, this transaction only).
-  await run(db, `SET LOCAL maintenance_work_mem = '128MB'`, []);
-  await run(db, `CREATE TABLE ${REBUILT} (LIKE ${LINKS_TABLE} INCLUDING DEFAULTS)`, []);
-  await run(
+  await execute(db, `SET LOCAL maintenance_work_mem = '128MB'`, []);
+  await execute(db, `CREATE TABLE ${REBUILT} (LIKE ${LINKS_TABLE} INCLUDING DEFAULTS)`, []);
+  await execute(
     db,
     `INSERT INTO ${REBUILT} (project_id, facility_id, category, distance_m)
      SELECT pf.project_id, pf.facility_id, pf.category, pf.distance_m
@@ -150,26 +151,25 @@ async function rebuildLinks(db: Kysely<DB>, scope: RelinkScope): Promise<number>
     [scope.projectIds, scope.facilityIds],
   );
   const links = await insertLinks(db, REBUILT, scope);
-  for (const statement of [...REBUILT_INDEXES, ...SWAP]) await run(db, statement, []);
+  for (const statement of [...REBUILT_INDEXES, ...SWAP]) await execute(db, statement, []);
   return links;
 }
 
 async function deleteLinks(db: Kysely<DB>, column: 'project_id' | 'facility_id', ids: number[]): Promise<void> {
   for (const chunk of chunks(ids, IDS_PER_STATEMENT)) {
-    await run(db, `DELETE FROM project_facilities WHERE ${column} = ANY($1::int[])`, [chunk]);
+    await execute(db, `DELETE FROM project_facilities WHERE ${column} = ANY($1::int[])`, [chunk]);
   }
 }
 
 async function projectsWithCoordinatesExcept(db: Kysely<DB>, excluded: number[]): Promise<number[]> {
-  const result = await db.executeQuery<{ id: number }>(
-    CompiledQuery.raw(
-      `SELECT id FROM projects
-        WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND id <> ALL($1::int[])
-        ORDER BY id`,
-      [excluded],
-    ),
+  const rows = await query<{ id: number }>(
+    db,
+    `SELECT id FROM projects
+      WHERE latitude IS NOT NULL AND longitude IS NOT NULL AND id <> ALL($1::int[])
+      ORDER BY id`,
+    [excluded],
   );
-  return result.rows.map((row) => row.id);
+  return rows.map((row) => row.id);
 }
 
 /*
@@ -211,14 +211,6 @@ async function linkProjects(db: Kysely<DB>, table: string, projectIds: number[],
   const delta = radiusM / EARTH_RADIUS_M;
   const params: unknown[] = [projectIds, (delta * 180) / Math.PI, delta, radiusM];
   if (onlyFacilities) params.push(onlyFacilities);
-  const result = await run(db, LINK_SQL(table, onlyFacilities !== undefined), params);
+  const result = await execute(db, LINK_SQL(table, onlyFacilities !== undefined), params);
   return Number(result.numAffectedRows ?? 0n);
-}
-
-function run(db: Kysely<DB>, text: string, params: unknown[]) {
-  return db.executeQuery(CompiledQuery.raw(text, params));
-}
-
-function* chunks<T>(items: T[], size: number): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
