@@ -1,0 +1,40 @@
+import type { Rec } from './bundle-record.js';
+import { DEVELOPERS } from './developers.js';
+import { DEMO_AGENCY_ID, NON_CONTRACTED_DEVELOPER_ID, PENDING_CONTRACT_DEVELOPER_ID, SECOND_AGENCY_API_KEY, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from './notable-records.js';
+import { ts } from './timestamps.js';
+
+/*
+ * What each agency may read: contracts with developers (approved, pending, rejected or missing) and the
+ * one stored API key. The mix is deliberate, so the access checks have something to refuse.
+ */
+
+export function generateContracts(): Rec[] {
+  const contracts: Rec[] = [];
+  for (const d of DEVELOPERS) {
+    if (d.id === NON_CONTRACTED_DEVELOPER_ID) continue;
+    contracts.push({ agency_id: DEMO_AGENCY_ID, developer_id: d.id, status: d.id === PENDING_CONTRACT_DEVELOPER_ID ? 'pending' : 'approved' });
+  }
+  contracts.push({ agency_id: SECOND_AGENCY_ID, developer_id: 3, status: 'approved' });
+  contracts.push({ agency_id: SECOND_AGENCY_ID, developer_id: NON_CONTRACTED_DEVELOPER_ID, status: 'approved' });
+  contracts.push({ agency_id: SECOND_AGENCY_ID, developer_id: 12, status: 'approved' });
+  contracts.push({ agency_id: SECOND_AGENCY_ID, developer_id: 4, status: 'rejected' });
+  return contracts;
+}
+
+/** Only the second agency's key; the demo agency's key is created (and printed) at start-up. */
+export function generateApiKeys(): Rec[] {
+  return [
+    {
+      id: 1,
+      company_id: SECOND_AGENCY_ID,
+      author_id: SECOND_AGENCY_AUTHOR_ID,
+      name: 'Blue Creek website',
+      key: SECOND_AGENCY_API_KEY,
+      price_vector: 3.5,
+      status: 0,
+      allowed_domains: ['bluecreek.example', 'www.bluecreek.example'],
+      created_at: ts(-20),
+      updated_at: ts(-20),
+    },
+  ];
+}
