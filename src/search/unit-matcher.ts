@@ -42,6 +42,9 @@ export class UnitMatcher {
   /**
    * Which ends the price window has: a cell's bound for an absent end is not read (a window with one
    * bound, the common `price_max` alone, then reads half the summary: each read is a likely cache miss).
+   * The test `(!hasHigh || min <= high) && (!hasLow || max >= low)` is written out at its four uses, on
+   * bounds copied to locals: a method reading them from `this` cost the six-facet pass 5 % (0.361 ->
+   * 0.378 ms on L, old and new alternated twice, 2026-11-25).
    */
   private readonly hasLow: boolean;
   private readonly hasHigh: boolean;
