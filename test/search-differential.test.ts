@@ -16,7 +16,7 @@ import { listProjects } from '../src/queries/projects.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
-import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue } from './helpers/projects-reference.js';
+import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue, type ReferenceUnit } from './helpers/projects-reference.js';
 
 /*
  * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects.ts,
@@ -161,23 +161,26 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
   });
 
   /*
-   * A unit tag with a price window that starts or ends exactly at a tagged unit's shown price (or a
-   * cent off it): each project's units of a tag are kept by base price, the window's low end is found by
-   * binary search and the walk stops past its high end, so the boundaries must agree with SQL exactly.
+   * Price bounds exactly at a unit's shown price (or a cent off it), the bedrooms and statuses facets
+   * asked half the time. With the unit's tag: each project's units of a tag are kept by base price, the
+   * window's low end is found by binary search and the walk stops past its high end. Without: one bound
+   * (and the facets) is decided by the summary's cell bounds alone, read whether a cell is present or
+   * not (facetBitsByBounds). Both must agree with SQL exactly at the boundary.
    */
-  it('unit tag + price bounds at a tagged unit\u2019s shown price: same body as the SQL path', async () => {
-    // Unpriced units too: with only a lower bound, an unpriced unit (kept last in its list) must never match.
-    const tagged = catalogue.units.filter((unit) => unit.tags.size > 0 && !unit.deleted);
-    expect(tagged.filter((unit) => unit.priceCents !== null).length).toBeGreaterThan(20);
-    expect(tagged.some((unit) => unit.priceCents === null), 'an unpriced unit with a tag').toBe(true);
-    const window = fc.constantFrom('both', 'both', 'min', 'max', 'above', 'below');
-    await fc.assert(
-      fc.asyncProperty(fc.nat(tagged.length - 1), fc.nat(), priceVectorArb, window, fc.boolean(), fc.boolean(), async (pick, tagPick, priceVector, bounds, withBedrooms, faceted) => {
-        const unit = tagged[pick];
+  const boundsAtAUnitsPrice = (units: ReferenceUnit[], withTag: boolean) =>
+    fc.asyncProperty(
+      fc.nat(units.length - 1),
+      fc.nat(),
+      priceVectorArb,
+      fc.constantFrom('both', 'both', 'min', 'max', 'above', 'below'),
+      fc.boolean(),
+      fc.boolean(),
+      async (pick, tagPick, priceVector, bounds, withBedrooms, faceted) => {
+        const unit = units[pick];
         const tags = [...unit.tags];
         const price = unit.priceCents === null ? 0n : shownCents(unit.priceCents, String(priceVector));
         const at = (delta: bigint) => centsText(price + delta < 0n ? 0n : price + delta);
-        const query: Query = { unit_preference_ids: String(tags[tagPick % tags.length]), limit: '100' };
+        const query: Query = withTag ? { unit_preference_ids: String(tags[tagPick % tags.length]), limit: '100' } : { limit: '100' };
         if (bounds === 'both' || bounds === 'min') query.price_min = at(0n);
         if (bounds === 'both' || bounds === 'max') query.price_max = at(0n);
         if (bounds === 'above') query.price_min = at(1n);
@@ -190,9 +193,32 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
         const { facets, ...data } = res.json().data;
         expect(JSON.stringify({ status: 'success', data }), `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record, undefined));
         if (faceted) expect(facets, url).toEqual(referenceFacets(query, ['bedrooms', 'statuses'], AGENCIES[0], priceVector, undefined));
-      }),
-      { seed: SEED, numRuns: 300 },
+      },
     );
+
+  it('unit tag + price bounds at a tagged unit\u2019s shown price: same body as the SQL path', async () => {
+    // Unpriced units too: with only a lower bound, an unpriced unit (kept last in its list) must never match.
+    const tagged = catalogue.units.filter((unit) => unit.tags.size > 0 && !unit.deleted);
+    expect(tagged.filter((unit) => unit.priceCents !== null).length).toBeGreaterThan(20);
+    expect(tagged.some((unit) => unit.priceCents === null), 'an unpriced unit with a tag').toBe(true);
+    await fc.assert(boundsAtAUnitsPrice(tagged, true), { seed: SEED, numRuns: 300 });
+  }, 300_000);
+
+  it('price bounds at a unit\u2019s shown price, with the bedrooms and statuses facets: same body and counts as the SQL path', async () => {
+    // The units whose price is a bound the summary keeps: lowest or highest of their project's bedroom
+    // bucket, or of their bucket and status (a random unit is seldom one, and there the tests differ).
+    const extremes = new Set<ReferenceUnit>();
+    const groups = new Map<string, ReferenceUnit[]>();
+    for (const unit of catalogue.units.filter((u) => !u.deleted && u.priceCents !== null)) {
+      const bucket = Math.min(5, unit.bedrooms);
+      for (const key of [`${unit.project_id}/${bucket}`, `${unit.project_id}/${bucket}/${unit.status}`]) groups.set(key, [...(groups.get(key) ?? []), unit]);
+    }
+    for (const group of groups.values()) {
+      const sorted = [...group].sort((a, b) => (a.priceCents! < b.priceCents! ? -1 : a.priceCents! > b.priceCents! ? 1 : 0));
+      extremes.add(sorted[0]).add(sorted[sorted.length - 1]);
+    }
+    expect(extremes.size).toBeGreaterThan(50);
+    await fc.assert(boundsAtAUnitsPrice([...extremes], false), { seed: SEED, numRuns: 300 });
   }, 300_000);
 
   it('random filters, sort, paging, price vectors and scopes: same body as the SQL path, facets as the reference counts', async () => {

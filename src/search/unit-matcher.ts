@@ -53,6 +53,10 @@ export class UnitMatcher {
   private readonly checksArea: boolean;
   private readonly checksParking: boolean;
   private readonly tagsBeyondList: boolean;
+  /** withMatch takes facetBitsByBounds: exact, a one-bound window, no statuses filter. */
+  private readonly byBounds: boolean;
+  /** The buckets the bedrooms filter asks for (all six without one). */
+  private readonly wantedBuckets: Int32Array;
 
   constructor(
     private readonly snapshot: Snapshot,
@@ -92,6 +96,8 @@ export class UnitMatcher {
     this.tagsBeyondList = (f.tagIds?.length ?? 0) > 1;
     const others = f.size !== undefined || f.parkingMin !== undefined || f.tagIds !== undefined || this.perArea;
     this.exact = !others && !(this.low > -Infinity && this.high < Infinity);
+    this.byBounds = this.exact && this.hasWindow && !this.checksStatuses;
+    this.wantedBuckets = Int32Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => (this.bedrooms >> bucket) & 1);
   }
 
   /** One live unit of project p satisfies every unit-level filter. */
@@ -111,10 +117,42 @@ export class UnitMatcher {
    */
   withMatch(p: number): number {
     if (this.impossible) return 0;
+    if (this.byBounds) return this.facetBitsByBounds(p);
     const possible = this.cellsForFacets(p);
     if (this.exact || possible === 0) return possible;
     if (!this.othersAllow(p)) return 0;
     return this.scanForFacets(p, possible);
+  }
+
+  /**
+   * withMatch(p) when the summary decides, no statuses filter is asked and the window has one bound
+   * (`byBounds`: the typical search with a price limit and its filter panel). Then a bucket counts when
+   * its lowest (highest) price meets the bound, and a status when the cell of a wanted bucket and that
+   * status does: a fixed set of reads with no test of which cells are present, since an empty cell's
+   * bound is NaN and fails the test as it should (as does a cell of unpriced units, which a price bound
+   * excludes). Branch-free, where the walk of the present cells branched on data at every cell: on L,
+   * withMatch over the 5,000 projects 0.18 -> 0.10 ms, the bench's six-facet search 0.367 -> 0.31 ms
+   * (old and new alternated twice, 2026-11-25).
+   */
+  private facetBitsByBounds(p: number): number {
+    const { bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
+    const { low, high, hasLow, wantedBuckets } = this;
+    const first = p * BUCKETS;
+    let found = 0;
+    if (hasLow) {
+      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMax[first + bucket] >= low) << bucket;
+      for (let k = 0; k < wantedBuckets.length; k++) {
+        const cell = cellOf(p, wantedBuckets[k], 0);
+        for (let status = 1; status < STATUSES; status++) found |= +(cellMax[cell + status] >= low) << (FACET_STATUSES_SHIFT + status);
+      }
+    } else {
+      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMin[first + bucket] <= high) << bucket;
+      for (let k = 0; k < wantedBuckets.length; k++) {
+        const cell = cellOf(p, wantedBuckets[k], 0);
+        for (let status = 1; status < STATUSES; status++) found |= +(cellMin[cell + status] <= high) << (FACET_STATUSES_SHIFT + status);
+      }
+    }
+    return found;
   }
 
   /** matches(p), given withMatch(p): one unit satisfies everything when it is in a wanted bucket. */
