@@ -2,7 +2,7 @@ import { compareDecimalTexts } from '../domain/decimal.js';
 import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../http/schemas/projects.js';
-import { BUCKETS, PROJECT_FACET_NAMES, type ProjectFacetName, type Snapshot } from './snapshot.js';
+import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
@@ -231,10 +231,16 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const byName = new Map(projectFacets.map((facet) => [facet.name as FacetName, facet]));
   const ownNames = Object.keys(tests.facet) as ProjectFacet[];
   const ownTests = ownNames.map((name) => tests.facet[name]!);
-  const bedrooms = names.includes('bedrooms') ? new Int32Array(BUCKETS) : undefined;
-  const statuses = names.includes('statuses') ? new Int32Array(32) : undefined;
+  // How many projects had each combination of bucket bits, and of status bits, of withMatch: one
+  // increment per project, the counts per value worked out at the end (counting bit by bit per project
+  // was ~9 % of the six-facet pass).
+  const bucketSets = names.includes('bedrooms') ? new Int32Array(1 << BUCKETS) : undefined;
+  const statusSets = names.includes('statuses') ? new Int32Array(1 << STATUSES) : undefined;
   /** 1: the project passes every filter (it is in the result). */
   const matched = new Uint8Array(p.count);
+  /** The matches by index, found[0] to found[total - 1]. */
+  const found = new Int32Array(p.count);
+  let total = 0;
 
   for (let i = 0; i < p.count; i++) {
     if (!visible[i] || !tests.rest(i)) continue;
@@ -254,13 +260,21 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       continue;
     }
     // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    const withMatch = bedrooms || statuses ? tests.units.withMatch(i) : 0;
-    if (bedrooms) countBits(withMatch & FACET_BUCKETS, bedrooms);
-    if (statuses) countBits(withMatch >>> FACET_STATUSES_SHIFT, statuses);
-    const unitsMatch = bedrooms || statuses ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
+    const withMatch = bucketSets || statusSets ? tests.units.withMatch(i) : 0;
+    if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
+    if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & ((1 << STATUSES) - 1)]++;
+    const unitsMatch = bucketSets || statusSets ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
     if (unitsMatch) {
       matched[i] = 1;
-      for (const facet of projectFacets) if (facet.of[i] >= 0) facet.counts[facet.of[i]]++;
+      found[total++] = i;
+    }
+  }
+  // Each project-level facet in a loop of its own over the matches (6 % of the six-facet pass less than
+  // every facet per matching project, measured 0.279 -> 0.263 ms).
+  for (const { of, counts } of projectFacets) {
+    for (let k = 0; k < total; k++) {
+      const value = of[found[k]];
+      if (value >= 0) counts[value]++;
     }
   }
 
@@ -268,20 +282,21 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const listed = (values: readonly (number | boolean)[], counts: Int32Array) =>
     values.flatMap((value, k) => (counts[k] > 0 ? [{ value, count: counts[k] }] : []));
   for (const name of names) {
-    if (name === 'bedrooms') facets.bedrooms = listed([0, 1, 2, 3, 4, 5], bedrooms!);
-    else if (name === 'statuses') facets.statuses = listed(Array.from({ length: 32 }, (_, k) => k), statuses!);
+    if (name === 'bedrooms') facets.bedrooms = listed([0, 1, 2, 3, 4, 5], countsPerBit(bucketSets!, BUCKETS));
+    else if (name === 'statuses') facets.statuses = listed(Array.from({ length: STATUSES }, (_, k) => k), countsPerBit(statusSets!, STATUSES));
     else facets[name] = listed(byName.get(name)!.values, byName.get(name)!.counts);
   }
   return { facets: facets as ProjectFacets, matched };
 }
 
-/** counts[b]++ for every bit b set in `bits`. */
-function countBits(bits: number, counts: Int32Array): void {
-  while (bits !== 0) {
-    const lowest = bits & -bits;
-    counts[31 - Math.clz32(lowest)]++;
-    bits ^= lowest;
+/** From the number of projects per combination of bits (sets[bits]), the number per bit. */
+function countsPerBit(sets: Int32Array, bits: number): Int32Array {
+  const counts = new Int32Array(bits);
+  for (let set = 1; set < sets.length; set++) {
+    if (sets[set] === 0) continue;
+    for (let bit = 0; bit < bits; bit++) if ((set >> bit) & 1) counts[bit] += sets[set];
   }
+  return counts;
 }
 
 /** lower() of text as the database computes it (code point by code point, see readLowerCaseTable). */
