@@ -86,8 +86,10 @@ export class UnitMatcher {
     // Which unit columns a unit's test must read: each read is a cache miss on L's units, so a
     // filter that is absent reads nothing (statuses are 1 to 5 and areas and parking never null, by
     // the schema's constraints: an absent filter's test could only pass).
-    this.hasLow = this.low > -Infinity;
-    this.hasHigh = this.high < Infinity;
+    // Whether the bound was asked, not whether it is finite: `price_max=1e307` is a window of base
+    // prices up to Infinity that still leaves out the unpriced units, as SQL's `price <= x` does.
+    this.hasLow = f.price?.min !== undefined;
+    this.hasHigh = f.price?.max !== undefined;
     this.checksBedrooms = this.bedrooms !== ALL_BUCKETS;
     this.checksStatuses = f.statuses !== undefined;
     this.checksArea = f.size !== undefined || this.perArea;
