@@ -65,23 +65,64 @@ describe.each(drivers)('search model refresh (%s)', (driver) => {
     expect((await get('/projects/list')).items).toHaveLength(PROJECTS + 1);
   });
 
-  it('builds once for a signal, however many requests wait for its swap', async () => {
-    // A model of its own on the same database, with the signal's timing in the test's hands: the
-    // requests below arrive while the signal's rebuild runs, on both drivers.
-    const readVersion = async () => (await t.db.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow()).version;
+  /*
+   * A model of its own on the same database, with the signal's timing in the test's hands, so that the
+   * requests arrive while the signal's rebuild runs (or waits behind another), on both drivers.
+   */
+  const readVersion = async () => (await t.db.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirstOrThrow()).version;
+  const modelWithSignal = async (readFrom?: () => Promise<typeof t.db>) => {
     let listener: ((change: Change) => void) | undefined;
     const changes = { catalogueVersion: await readVersion(), subscribe: (on: (change: Change) => void) => ((listener = on), () => undefined) };
-    const model = await SearchModel.create(t.db, { links: linkBuilder(undefined), changes });
-    expect(model.version).toBe(1);
-
-    await importBundle(t.db, projects(8, PROJECTS + 1), importOptions);
-    changes.catalogueVersion = await readVersion();
-    listener!({ kind: 'catalogue', version: changes.catalogueVersion });
+    const model = await SearchModel.create(t.db, { links: linkBuilder(undefined), changes, readFrom });
+    const signal = (version: number) => {
+      changes.catalogueVersion = version;
+      listener!({ kind: 'catalogue', version });
+    };
     // Eight requests before the swap, each waiting for the snapshot that holds the signalled version.
-    const snapshots = await Promise.all(Array.from({ length: 8 }, () => model.latest()));
-    for (const snapshot of snapshots) expect(snapshot.catalogueVersion).toBe(changes.catalogueVersion);
+    const eightRequests = async () => {
+      for (const snapshot of await Promise.all(Array.from({ length: 8 }, () => model.latest()))) expect(snapshot.catalogueVersion).toBe(changes.catalogueVersion);
+    };
+    return { model, signal, eightRequests };
+  };
+
+  it('builds once for a signal, however many requests wait for its swap', async () => {
+    const { model, signal, eightRequests } = await modelWithSignal();
+    expect(model.version).toBe(1);
+    await importBundle(t.db, projects(8, PROJECTS + 1), importOptions);
+    signal(await readVersion());
+    await eightRequests();
     // One build for the signal: a waiting request did not queue another full build behind it.
     expect(model.version).toBe(2);
+    // Nothing left running or queued either: the next refresh builds exactly once more.
+    await model.refresh();
+    expect(model.version).toBe(3);
+  });
+
+  it('builds once for a signal that came while another build ran, however many requests wait', async () => {
+    // The second build (the one the signal queues) waits at a gate until the import has committed, so
+    // that the first one surely reads the catalogue from before it.
+    let builds = 0;
+    let openGate = () => {};
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    const { model, signal, eightRequests } = await modelWithSignal(async () => {
+      if (++builds === 2) await gate;
+      return t.db;
+    });
+    const first = model.refresh();
+    // The signal of the import about to commit (an import takes exactly one version) arrives while the
+    // first build runs: its build is queued behind it, and eight requests wait for that one.
+    const importVersion = (await readVersion()) + 1;
+    signal(importVersion);
+    const requests = eightRequests();
+    await first;
+    await importBundle(t.db, projects(9, PROJECTS + 1), importOptions);
+    expect(await readVersion()).toBe(importVersion);
+    openGate();
+    await requests;
+    // The first build and the signal's: none queued by a waiting request.
+    expect(model.version).toBe(3);
+    await model.refresh();
+    expect(model.version).toBe(4);
   });
 
   it('answers every request from one snapshot while refreshes swap catalogues', async () => {

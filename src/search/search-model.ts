@@ -75,12 +75,15 @@ export class SearchModel {
   }
 
   /**
-   * Until the snapshot holds `wanted`. A rebuild already running was most likely asked for by that
-   * version's own signal (signals follow commits), so it is awaited first: asking refresh() straight
-   * away would queue a second full build behind it for every request that arrives before the swap.
+   * Until the snapshot holds `wanted`. The signal of `wanted` (signals follow commits) has already asked
+   * for the build that will hold it: the one queued, or else the one running, which then started after
+   * the signal. That build is awaited: asking refresh() straight away queued a second full build behind
+   * it for the requests arriving before the swap. Only if it still falls short (it failed, or the
+   * version came by another way) is another asked for.
    */
   private async catchUp(wanted: number): Promise<void> {
-    if (this.running) await this.running.catch(() => undefined);
+    const asked = this.queued ?? this.running;
+    if (asked) await asked.catch(() => undefined);
     if (this.snapshot.catalogueVersion < wanted) await this.refresh().catch(() => undefined);
   }
 
