@@ -18,8 +18,9 @@ import { findAdvisor } from './offer-advisor.js';
  * modules; this one composes them and writes the offer, the opportunity and their links.
  *
  * Concurrency is settled by the database, so it holds with any number of API processes; the modules
- * that take part say how: board-stages.ts (distinct, gap-free card positions), application-client.ts
- * (one client per contact) and idempotency-keys.ts (a duplicate request waits, then replays).
+ * that take part say how: board-stages.ts (the column lock under which the card's position is taken
+ * here, distinct and gap-free), application-client.ts (one client per contact) and idempotency-keys.ts
+ * (a duplicate request waits, then replays).
  */
 
 export { DEFAULT_STAGE } from './board-stages.js';
