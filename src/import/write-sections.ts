@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { displayPrefix, hashApiKey } from '../domain/api-key.js';
 import { inSection } from './bundle-error.js';
+import { facilityCoordinates, servedFacility } from './facility-row.js';
 import type { AnyRecord, Records } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName } from './bundle-schema.js';
 import type { StepTimer } from './import-bundle.js';
@@ -198,34 +199,6 @@ async function replaceUnitTags(db: Kysely<DB>, units: Records<'units'>): Promise
       [linkUnits, linkTags],
     );
   }
-}
-
-/**
- * The facility object GET /projects/{id} serves: the record as imported, unchanged, with the bundle's
- * source id first when the record itself has none (a `source_id` in the record wins).
- */
-function servedFacility(r: { source_id: unknown; data: Record<string, unknown> }): Record<string, unknown> {
-  return { source_id: String(r.source_id), ...r.data };
-}
-
-/*
- * Facility coordinates live in the source record: latitude/longitude for airports and ports,
- * asset_latitude/asset_longitude for every other category. Numbers or numeric strings; anything else,
- * or a value outside the valid range, leaves the facility without coordinates (and without links).
- */
-function facilityCoordinates(category: string, data: Record<string, unknown>): { latitude: number | null; longitude: number | null } {
-  const [latKey, lonKey] = category === 'airports_ports' ? ['latitude', 'longitude'] : ['asset_latitude', 'asset_longitude'];
-  const latitude = coordinate(data[latKey], 90);
-  const longitude = coordinate(data[lonKey], 180);
-  return latitude === null || longitude === null ? { latitude: null, longitude: null } : { latitude, longitude };
-}
-
-/** A plain decimal number, as text (Number() alone would also take '0x19', '0b1' or 'Infinity'). */
-const DECIMAL = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?\s*$/i;
-
-function coordinate(value: unknown, limit: number): number | null {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL.test(value) ? Number(value) : NaN;
-  return Number.isFinite(number) && Math.abs(number) <= limit ? number : null;
 }
 
 /**
