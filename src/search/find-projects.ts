@@ -4,7 +4,7 @@ import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../http/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { searchKey, type FoundList } from './result-cache.js';
-import { FACET_BUCKETS, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
+import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 
 /*
@@ -262,7 +262,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
     const withMatch = bucketSets || statusSets ? tests.units.withMatch(i) : 0;
     if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
-    if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & ((1 << STATUSES) - 1)]++;
+    if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
     const unitsMatch = bucketSets || statusSets ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
     if (unitsMatch) {
       matched[i] = 1;

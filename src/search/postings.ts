@@ -43,7 +43,10 @@ export class Postings {
     let keys: Float64Array | undefined;
     if (order) {
       const key = new Float64Array(rowCount);
-      for (let row = 0; row < rowCount; row++) key[row] = Number.isNaN(order(row)) ? Infinity : order(row);
+      for (let row = 0; row < rowCount; row++) {
+        const value = order(row);
+        key[row] = Number.isNaN(value) ? Infinity : value;
+      }
       const byKey = (a: number, b: number) => key[a] - key[b] || a - b;
       for (let k = 0; k + 1 < start.length; k++) if (start[k + 1] - start[k] > 1) rows.subarray(start[k], start[k + 1]).sort(byKey);
       // The values again, in posting order: a search of a range reads them in a row instead of

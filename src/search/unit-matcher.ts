@@ -19,6 +19,8 @@ const ALL_STATUSES = (1 << STATUSES) - 1;
 /** withMatch(p): bits 0-5 are buckets, bits FACET_STATUSES_SHIFT + status are statuses. */
 export const FACET_BUCKETS = ALL_BUCKETS;
 export const FACET_STATUSES_SHIFT = 8;
+/** (withMatch(p) >>> FACET_STATUSES_SHIFT) & FACET_STATUSES: the statuses' bits. */
+export const FACET_STATUSES = ALL_STATUSES;
 
 export class UnitMatcher {
   /** False when the request has no unit-level filter: every project passes (no EXISTS at all). */
@@ -72,7 +74,7 @@ export class UnitMatcher {
     this.statuses = f.statuses ? f.statuses.reduce((mask, value) => mask | (1 << value), 0) : ALL_STATUSES;
     const window = f.price ? pricing.baseWindow(f.price) : undefined;
     this.hasWindow = window !== undefined;
-    // An absent bound stays infinite (the window's own is 0 below): "one bound" is then plain to see.
+    // An absent bound stays infinite (the window's own is 0 below): a unit's price test compares with both ends, whichever were asked.
     this.low = f.price?.min !== undefined ? window!.min : -Infinity;
     this.high = f.price?.max !== undefined ? window!.max : Infinity;
     this.sizeMin = f.size?.min ?? -Infinity;
@@ -83,13 +85,13 @@ export class UnitMatcher {
     this.tagMask = tagMask ?? undefined;
     this.tagSlots = (f.tagIds && snapshot.units.tagPostings.slots(f.tagIds)) ?? undefined;
     this.perArea = f.pricePerM2 !== undefined || f.pricePerFt2 !== undefined;
-    // Which unit columns a unit's test must read: each read is a cache miss on L's units, so a
-    // filter that is absent reads nothing (statuses are 1 to 5 and areas and parking never null, by
-    // the schema's constraints: an absent filter's test could only pass).
     // Whether the bound was asked, not whether it is finite: `price_max=1e307` is a window of base
     // prices up to Infinity that still leaves out the unpriced units, as SQL's `price <= x` does.
     this.hasLow = f.price?.min !== undefined;
     this.hasHigh = f.price?.max !== undefined;
+    // Which unit columns a unit's test must read: each read is a cache miss on L's units, so a
+    // filter that is absent reads nothing (statuses are 1 to 5 and areas and parking never null, by
+    // the schema's constraints: an absent filter's test could only pass).
     this.checksBedrooms = this.bedrooms !== ALL_BUCKETS;
     this.checksStatuses = f.statuses !== undefined;
     this.checksArea = f.size !== undefined || this.perArea;
@@ -97,7 +99,7 @@ export class UnitMatcher {
     // The list walked is one wanted tag's: only further wanted tags need the unit's tag bits.
     this.tagsBeyondList = (f.tagIds?.length ?? 0) > 1;
     const others = f.size !== undefined || f.parkingMin !== undefined || f.tagIds !== undefined || this.perArea;
-    this.exact = !others && !(this.low > -Infinity && this.high < Infinity);
+    this.exact = !others && !(this.hasLow && this.hasHigh);
     this.byBounds = this.exact && this.hasWindow && !this.checksStatuses;
     this.wantedBuckets = Int32Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => (this.bedrooms >> bucket) & 1);
   }
