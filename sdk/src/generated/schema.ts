@@ -1624,7 +1624,7 @@ export interface operations {
                  */
                 price_min?: number;
                 /**
-                 * @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level.
+                 * @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound.
                  * @example 2500000
                  */
                 price_max?: number;

@@ -97,7 +97,7 @@ export const ProjectsQuery = Type.Object(
     bedrooms: Type.Optional(csv('Unit bedrooms, 0 to 5: 0 = studio, 5 = five or more. Unit-level: some unit of the project has one of these.')),
     statuses: Type.Optional(csv('Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level.')),
     price_min: Type.Optional(amount('Minimum unit price, in the key\u2019s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match.')),
-    price_max: Type.Optional(amount('Maximum unit price, in the key\u2019s prices, compared with exactly the price shown (inclusive). Unit-level.')),
+    price_max: Type.Optional(amount('Maximum unit price, in the key\u2019s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound.')),
     price_per_ft2_min: Type.Optional(amount('Minimum unit price (key\u2019s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match.')),
     price_per_ft2_max: Type.Optional(amount('Maximum price per ft² (key\u2019s prices), inclusive. Unit-level.')),
     price_per_m2_min: Type.Optional(amount('Minimum unit price (key\u2019s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match.')),
