@@ -10,6 +10,8 @@ import { importBundle } from '../import/import-bundle.js';
 import { createApiKey, parseDomainList, validateKeyFields } from '../keys.js';
 import type { CommandIo, CommandRunner } from '../management/socket.js';
 import { KeyAdminError, listKeys, updateKey, type KeyListing } from '../queries/api-keys.js';
+import { WebhookAdminError } from '../queries/webhook-endpoints.js';
+import { addWebhookCommands } from './webhook-commands.js';
 
 /*
  * The data and key commands of `npm run catalogue -- <command>`. They run in one of two places, with
@@ -30,7 +32,7 @@ export interface CliContext {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError];
+const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError, WebhookAdminError];
 
 export const integer = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
@@ -184,6 +186,7 @@ export function buildCli(context: CliContext): Command {
       });
     });
 
+  addWebhookCommands(program, context);
   return program;
 }
 
