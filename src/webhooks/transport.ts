@@ -50,6 +50,7 @@ export function postWebhook(target: string, headers: Record<string, string>, bod
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (result: Omit<PostResult, 'ms'>) => {
       if (settled) return;
       settled = true;
@@ -69,7 +70,7 @@ export function postWebhook(target: string, headers: Record<string, string>, bod
       headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'CatalogueAPI-Webhooks/1' },
       ...(!options.allowPrivate && { lookup: safeLookup }),
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       request.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     request.on('response', (response) => {
