@@ -1,5 +1,8 @@
 import { sql } from 'kysely';
+import { FormatRegistry } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
 import { Webhook } from 'standardwebhooks';
+import { webhookBodySchema, WEBHOOK_EVENTS } from '../src/contract/webhook-events.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EVENT_TYPES, type EventType } from '../src/domain/webhook-events.js';
 import { importBundle } from '../src/import/import-bundle.js';
@@ -271,5 +274,17 @@ describe.each(drivers)('webhooks (%s)', (driver) => {
     await updateEndpoint(t.db, e.id, { enabled: false });
     const held = (await t.app.inject({ url: '/health' })).json().data.webhooks;
     expect(held).toMatchObject({ pending: 0, oldest_pending_age_s: null, held: 1 });
+  });
+
+  it('sends bodies that match the documented schemas (OpenAPI webhooks:), whose examples match them too', async () => {
+    if (!FormatRegistry.Has('date-time')) FormatRegistry.Set('date-time', (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value));
+    if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value));
+    const bodies = receiver.received.map((r) => JSON.parse(r.body) as { type: EventType });
+    expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(['project.changed', 'project.removed', 'unit.changed', 'unit.removed', 'application.created']));
+    for (const body of bodies) expect(Value.Errors(webhookBodySchema(body.type), body).First()?.message, JSON.stringify(body)).toBeUndefined();
+    for (const [type, event] of Object.entries(WEBHOOK_EVENTS)) expect(Value.Check(webhookBodySchema(type as EventType), { type, timestamp: '2026-11-25T09:30:00.000Z', data: event.example }), type).toBe(true);
+    const document = (await t.app.inject({ url: '/openapi.json' })).json();
+    expect(Object.keys(document.webhooks).sort()).toEqual(Object.keys(WEBHOOK_EVENTS).sort());
+    expect(document.webhooks['unit.changed'].post.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
   });
 });
