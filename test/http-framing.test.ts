@@ -79,6 +79,25 @@ describe('HTTP framing errors and the request timeout, over a real socket', () =
     }
   });
 
+  it('408 with the envelope when a body stalls or trickles past the request timeout, within about a second of it', async () => {
+    const head = `POST /applications HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n`;
+    const stalled = await raw([head, '{"client":']);
+    expectEnvelope(stalled, 408, /^request timed out: its headers and body must arrive within 1.5 s$/);
+    // A byte every 100 ms keeps the connection busy, but the request still has to end in time.
+    const trickle = await raw([head, ...Array.from({ length: 60 }, () => [{ waitMs: 100 }, ' ']).flat()]);
+    expectEnvelope(trickle, 408, /^request timed out/);
+    for (const res of [stalled, trickle]) {
+      expect(res.elapsedMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 50);
+      expect(res.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 1_500);
+    }
+  });
+
+  it('408 with the envelope when the headers never finish', async () => {
+    const res = await raw(['GET /whoIAm HTTP/1.1\r\nHost: x\r\n']);
+    expectEnvelope(res, 408, /^request timed out/);
+    expect(res.elapsedMs).toBeLessThan(REQUEST_TIMEOUT_MS + 1_500);
+  });
+
   it('a well-formed request on the same listener is answered normally', async () => {
     const res = await raw([`GET /whoIAm HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`]);
     expect(res.statusCode).toBe(200);

@@ -90,6 +90,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // within 30 s, an idle keep-alive connection is closed after 72 s, and any connection with no
     // traffic at all for 90 s (longer than the 30 s database query timeout) is destroyed.
     requestTimeout,
+    // Node checks the request timeout on a timer of this period (30 s by default): a stalled body was
+    // only answered 408 60 to 90 s after it began. Once a second, the 30 s hold to within a second.
+    // The headers' own limit (60 s by default) is brought to the same 30 s.
+    http: { connectionsCheckingInterval: Math.min(1_000, requestTimeout), headersTimeout: requestTimeout },
     clientErrorHandler: clientErrorHandler(requestTimeout / 1000),
     keepAliveTimeout: 72_000,
     connectionTimeout: 90_000,
