@@ -85,7 +85,8 @@ export class SupervisedPGlite {
     } catch (error) {
       if (error instanceof Error && NO_SPACE.test(error.message)) this.#noSpaceSeen = error;
       if (client !== this.#client || !retiresEngine(error, client)) throw error;
-      throw this.#retire(error as Error);
+      // Retired once: the statements that were queued on it fail with the same cause.
+      throw this.#failure ?? this.#retire(error as Error);
     }
   }
 
