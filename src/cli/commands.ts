@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, type Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { EmbeddedDatabaseFailed } from '../db/pglite-engine.js';
 import { createDemoKey, seedDemo } from '../demo/seed-demo.js';
 import { BundleError } from '../import/bundle-error.js';
 import { importBundle } from '../import/import-bundle.js';
@@ -30,7 +31,8 @@ export interface CliContext {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError];
+// EmbeddedDatabaseFailed: its message names the cause (e.g. a full disk) in one line.
+const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError, EmbeddedDatabaseFailed];
 
 export const integer = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
