@@ -96,6 +96,8 @@ export interface ApiKeysTable {
   price_vector: ColumnType<number, number | undefined, number>;
   status: Generated<number>;
   allowed_domains: string[] | null;
+  /** Migration 0009: the application response shows only what the request sent and the unit derived. */
+  private_applications: Generated<boolean>;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
