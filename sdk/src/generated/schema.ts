@@ -4247,7 +4247,7 @@ export interface operations {
                                 id: number;
                                 /** @description Units only: the project the unit belongs to now. */
                                 project_id?: number;
-                                /** @description `upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible (deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. */
+                                /** @description `upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible (deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. Only records the key could see at the cursor’s position are named (never a draft, a project of a developer without an approved contract, or a unit created and deleted since). */
                                 change: "upsert" | "removed";
                                 /**
                                  * Format: date-time
