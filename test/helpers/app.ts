@@ -25,7 +25,7 @@ export interface TestApp {
    */
   refresh(): Promise<void>;
   /** Issues a key for the fixture agency (or another one) and returns the secret. */
-  key(options?: { companyId?: number; authorId?: number; priceVector?: number; domains?: string[] }): Promise<string>;
+  key(options?: { companyId?: number; authorId?: number; priceVector?: number; domains?: string[]; privateApplications?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -61,6 +61,7 @@ export async function createTestApp(
         name: 'test key',
         priceVector: options.priceVector,
         domains: options.domains,
+        privateApplications: options.privateApplications,
       });
       return secret;
     },
