@@ -35,7 +35,7 @@ describe.each(drivers)('webhooks CLI (%s)', (driver) => {
     await importBundle(test.database.db, baseBundle(), { facilityLinkRadiusM: 10_000 });
     keyId = (await createApiKey(test.database.db, { companyId: AGENCY, authorId: OWNER, name: 'site' })).key.id;
     receiver = await startReceiver();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await receiver?.close();
     await test?.drop();

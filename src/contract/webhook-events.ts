@@ -47,8 +47,8 @@ export type UnitRemovedData = Static<typeof UnitRemovedData>;
 
 export const ApplicationCreatedData = Type.Object({
   api_key_id: Type.Integer({ description: 'The key the application was sent with (any key of the agency).' }),
-  client_id: Type.Integer({ description: 'The CRM client (found or created).' }),
-  client_created: Type.Boolean({ description: 'True when the application created the client.' }),
+  client_id: Type.Optional(Type.Integer({ description: 'The CRM client (found or created). Absent for endpoints of keys with private applications.' })),
+  client_created: Type.Optional(Type.Boolean({ description: 'True when the application created the client. Absent for endpoints of keys with private applications.' })),
   opportunity_id: Type.Integer({ description: 'The opportunity created on the board.' }),
   offer_id: Type.Integer({ description: 'The draft offer.' }),
   offer_uuid: Type.String({ format: 'uuid', description: 'The offer\u2019s public identifier.' }),

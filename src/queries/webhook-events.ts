@@ -30,6 +30,7 @@ interface Subscriber {
   key_id: number;
   price_vector: number;
   agency_id: number;
+  private_applications: boolean;
 }
 
 export interface QueuedEvent<T extends EventType = EventType> {
@@ -70,7 +71,7 @@ async function subscribers(trx: Kysely<DB>, types: readonly string[], agencyId?:
     .where('c.deleted_at', 'is', null)
     .where('c.licence_status', '=', 'approved')
     .where(sql<boolean>`e.event_types && ${[...types]}::text[]`)
-    .select(['e.id', 'e.event_types', 'k.id as key_id', 'k.price_vector', 'k.company_id as agency_id'])
+    .select(['e.id', 'e.event_types', 'k.id as key_id', 'k.price_vector', 'k.company_id as agency_id', 'k.private_applications'])
     .orderBy('e.id');
   if (agencyId !== undefined) query = query.where('k.company_id', '=', agencyId);
   return query.execute();
@@ -165,12 +166,18 @@ function unitChange(unit: UnitNow, before: UnitBefore | undefined): Pick<UnitCha
   return result;
 }
 
-/** In the application's transaction: `application.created` for every endpoint of the agency's keys that takes it. */
+/**
+ * In the application's transaction: `application.created` for every endpoint of the agency's keys that
+ * takes it. Endpoints of keys with private applications (migration 0009) are not told the client's id
+ * nor whether it was created, as such a key's own answer does not say them: they would tell whether
+ * a contact was already known.
+ */
 export async function recordApplicationEvent(trx: Kysely<DB>, agencyId: number, data: ApplicationCreatedData): Promise<number> {
   const endpoints = (await subscribers(trx, ['application.created'], agencyId)).filter((endpoint) => endpoint.event_types.includes('application.created'));
+  const { client_id: _clientId, client_created: _created, ...withoutClient } = data;
   await enqueueEvents(
     trx,
-    endpoints.map((endpoint) => ({ endpointId: endpoint.id, type: 'application.created' as const, timestamp: data.created_at, data })),
+    endpoints.map((endpoint) => ({ endpointId: endpoint.id, type: 'application.created' as const, timestamp: data.created_at, data: endpoint.private_applications ? withoutClient : data })),
   );
   return endpoints.length;
 }
