@@ -7,10 +7,10 @@ import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_
 import { hashApiKey } from '../src/domain/api-key.js';
 import { FACET_NAMES, MAX_OFFSET, parseProjectsQuery, SORT_VALUES, type FacetName } from '../src/domain/project-filters.js';
 import { buildApp, type App } from '../src/http/app.js';
-import { linkBuilder } from '../src/http/links.js';
-import { toProjectListItem } from '../src/http/presenters/projects.js';
-import { ok, Success } from '../src/http/schemas/envelope.js';
-import { ProjectsPageSchema, ProjectsQuery } from '../src/http/schemas/projects.js';
+import { linkBuilder } from '../src/contract/links.js';
+import { toProjectListItem } from '../src/contract/presenters/projects.js';
+import { ok, Success } from '../src/contract/schemas/envelope.js';
+import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects.js';
 import { createTestApp, type TestApp } from './helpers/app.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
 import { FACET_NAMES, parseProjectsQuery, SORT_VALUES, type ProjectsPage } from '../src/domain/project-filters.js';
-import { ProjectsQuery } from '../src/http/schemas/projects.js';
+import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { findProjects, type SearchScope } from '../src/search/find-projects.js';
 import { ResultCache } from '../src/search/result-cache.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { hashApiKey } from '../src/domain/api-key.js';
 import { parseProjectsQuery } from '../src/domain/project-filters.js';
-import { ProjectsQuery } from '../src/http/schemas/projects.js';
+import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects.js';
 import { importBundle } from '../src/import/import-bundle.js';

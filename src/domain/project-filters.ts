@@ -1,4 +1,4 @@
-import type { FacilityCategory } from '../db/schema.js';
+import type { FacilityCategory } from './catalogue-codes.js';
 
 /*
  * The GET /projects query, turned from text into a typed filter set. The route schema already coerces

@@ -15,7 +15,8 @@ import { registerCompression } from './compression.js';
 import { ApiError, messages, unavailable } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
-import { linkBuilder, type LinkBuilder } from './links.js';
+import { linkBuilder } from '../contract/links.js';
+import type { AppDeps } from './deps.js';
 import { openApiOptions } from './openapi.js';
 import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
@@ -25,19 +26,8 @@ import { projectRoutes } from './routes/projects.js';
 import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
-import { ErrorEnvelope } from './schemas/envelope.js';
+import { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { describeValidationError, validatorCompiler } from './validation.js';
-
-/** What the routes need from the outside world. */
-export interface AppDeps {
-  database: Database;
-  config: Config;
-  links: LinkBuilder;
-  /** The in-memory catalogue search (GET /projects, /projects/list, /companies). */
-  search: SearchModel;
-  /** Committed changes seen by this process (src/changes/); absent in tests that build a bare app. */
-  changes?: ChangeSignal;
-}
 
 export interface BuildAppOptions {
   database: Database;

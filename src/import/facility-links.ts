@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
 import { chunks, execute, query } from './raw-sql.js';
 
 /*
@@ -72,16 +73,14 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
   return links;
 }
 
-const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
-
 /*
  * projects.nearest_<category>_m (migration 0002) from the links, for the given projects or all of them.
  * Rows whose distances did not change are not rewritten.
  */
 async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): Promise<void> {
-  const minima = CATEGORIES.map((c) => `min(pf.distance_m) FILTER (WHERE pf.category = '${c}') AS nearest_${c}_m`).join(',\n');
-  const sets = CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
-  const changed = CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
+  const minima = FACILITY_CATEGORIES.map((c) => `min(pf.distance_m) FILTER (WHERE pf.category = '${c}') AS nearest_${c}_m`).join(',\n');
+  const sets = FACILITY_CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
+  const changed = FACILITY_CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
   const scope = projectIds ? 'WHERE p2.id = ANY($1::int[])' : '';
   await execute(
     db,

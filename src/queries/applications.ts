@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, type ApplicationRequest } from '../domain/application-merge.js';
-import type { ApplicationResult } from '../http/schemas/applications.js';
+import type { ApplicationResult } from '../contract/schemas/applications.js';
 import type { KeyRecord } from './api-keys.js';
 import { findApplicableUnit } from './applicable-unit.js';
 import { findOrCreateClient } from './application-client.js';

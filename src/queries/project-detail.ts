@@ -3,7 +3,8 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
-import { firstImagePathSql, unitSummary, type CatalogueScope, type FeatureRow } from './projects.js';
+import type { FeatureRow } from '../contract/presenters/projects.js';
+import { firstImagePathSql, unitSummary, type CatalogueScope } from './projects.js';
 import { projectIsVisible } from './visibility.js';
 
 /*

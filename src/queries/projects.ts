@@ -4,6 +4,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
+import type { ProjectListRow } from '../contract/presenters/projects.js';
 import { projectIsVisible, type VisibilityScope } from './visibility.js';
 
 /*
@@ -211,32 +212,6 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
   }
   if (filters.units) conditions.push(...unitConditions(filters.units, priceVector));
   return conditions;
-}
-
-export interface FeatureRow {
-  id: number;
-  name: string;
-  type: number;
-}
-
-export interface ProjectListRow {
-  id: number;
-  name: string;
-  status: number;
-  development_status: number;
-  is_branded: boolean;
-  is_resale: boolean;
-  is_escrow: boolean;
-  handover_date: string | null;
-  currency: string;
-  price_from: number | null;
-  size_from: number | null;
-  logo_path: string | null;
-  company_id: number;
-  company_name: string;
-  company_logo_path: string | null;
-  payment_plans: { type: number; percent: number }[];
-  features: FeatureRow[];
 }
 
 /*

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { FACILITY_CATEGORIES } from '../http/schemas/projects.js';
+import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
 import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './projects.js';
 import { developersWithProjects } from './reference.js';
 

@@ -1,7 +1,7 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
-import type { ProjectFacets } from '../http/schemas/projects.js';
+import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPrimaryFirst } from '../../db/database.js';
 import { catalogueStartOverReason, CursorError, decodeCursor, keyStartOverReason, type ChangesCursor } from '../../domain/changes-cursor.js';
 import { changesPage, readChanges } from '../../queries/changes.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { badRequest, gone, messages } from '../errors.js';
-import { ChangesPage, ChangesQuery, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT } from '../schemas/changes.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
+import { ChangesPage, ChangesQuery, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT } from '../../contract/schemas/changes.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 
 export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
   app.get(

@@ -5,15 +5,15 @@ import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { badRequest, notFound, messages } from '../errors.js';
-import type { LinkBuilder } from '../links.js';
-import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
-import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
-import { toPaymentPlan, toPreferences } from '../presenters/projects.js';
+import type { LinkBuilder } from '../../contract/links.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
+import { toFileObject, toOptionalFileObject } from '../../contract/presenters/files.js';
+import { toPaymentPlan, toPreferences } from '../../contract/presenters/projects.js';
 import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeWithRawProperty } from '../raw-json.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
 import {
   FlatProjectList,
   ProjectContacts,
@@ -21,7 +21,7 @@ import {
   ProjectsPageSchema,
   ProjectsQuery,
   SOCIAL_NETWORKS,
-} from '../schemas/projects.js';
+} from '../../contract/schemas/projects.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
