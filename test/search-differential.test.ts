@@ -12,7 +12,7 @@ import { toProjectListItem } from '../src/contract/presenters/projects.js';
 import { ok, Success } from '../src/contract/schemas/envelope.js';
 import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
-import { listProjects } from '../src/queries/projects.js';
+import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';

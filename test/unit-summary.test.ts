@@ -6,7 +6,7 @@ import { hashApiKey } from '../src/domain/api-key.js';
 import { parseProjectsQuery } from '../src/domain/project-filters.js';
 import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
-import { listProjects } from '../src/queries/projects.js';
+import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
