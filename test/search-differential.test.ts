@@ -19,7 +19,7 @@ import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } f
 import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue, type ReferenceUnit } from './helpers/projects-reference.js';
 
 /*
- * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects.ts,
+ * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects-sql-reference.ts,
  * kept as the reference): for random filters, sort, paging, price vectors and visibility scopes, the
  * response body must be byte for byte the one the SQL rows give through the same presenter and the
  * route's own response serializer. Facet counts are checked against the naive reference

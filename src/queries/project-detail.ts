@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import type { FeatureRow } from '../contract/presenters/projects.js';
-import { firstImagePathSql, unitSummary, type CatalogueScope } from './projects-sql-reference.js';
+import { firstImagePathSql, unitSummary, type CatalogueScope } from './project-fragments.js';
 import { projectIsVisible } from './visibility.js';
 
 /*

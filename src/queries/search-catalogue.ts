@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
-import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './projects-sql-reference.js';
+import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './project-fragments.js';
 import { developersWithProjects } from './reference.js';
 
 /*

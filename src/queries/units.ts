@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
-import type { CatalogueScope } from './projects-sql-reference.js';
+import type { CatalogueScope } from './project-fragments.js';
 import { projectIsVisible } from './visibility.js';
 
 /*

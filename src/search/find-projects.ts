@@ -9,7 +9,7 @@ import { visibleScope } from './visibility.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
- * src/queries/projects.ts (kept as the reference of the differential tests), evaluated over the
+ * src/queries/projects-sql-reference.ts (kept as the reference of the differential tests), evaluated over the
  * snapshot's columns. Exactness where SQL is exact: price bounds become a window of base prices in
  * whole cents (pricing.ts), payment shares and per-area prices fall back to exact decimals whenever
  * doubles cannot decide, handover instants are compared to the microsecond, and case folding uses the
