@@ -1,13 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { contractOpensSql } from './visibility.js';
 
-export interface KeyRecord {
+/** The key as a request knows it; its visibility scope (KeyScope) included. */
+export interface KeyRecord extends KeyScope {
   id: number;
   name: string;
   key_prefix: string;
   status: number;
-  price_vector: number;
   allowed_domains: string[] | null;
   company: {
     id: number;
@@ -18,8 +19,6 @@ export interface KeyRecord {
     logo_path: string | null;
   };
   author: { id: number; name: string; email: string; deleted: boolean; member: boolean };
-  /** Developers with an approved contract with the key's agency (and not deleted). */
-  contracted_developer_ids: number[];
 }
 
 /**

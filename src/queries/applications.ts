@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.js';
 import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, type ApplicationRequest } from '../domain/application-merge.js';
 import type { ApplicationResult } from '../contract/schemas/applications.js';
 import type { KeyRecord } from './api-keys.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { findApplicableUnit } from './applicable-unit.js';
 import { findOrCreateClient } from './application-client.js';
 import { loadReferences, type FeatureItem } from './application-references.js';
@@ -30,7 +31,7 @@ export type { FeatureItem };
 /** 1 = ft² (the only documented value). */
 const MEASURE_UNITS_FT2 = 1;
 
-export type ApplicationKey = Pick<KeyRecord, 'id' | 'price_vector' | 'contracted_developer_ids'> & {
+export type ApplicationKey = KeyScope & Pick<KeyRecord, 'id'> & {
   company: { id: number };
   author: { id: number };
 };

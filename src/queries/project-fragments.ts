@@ -2,7 +2,6 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
-import type { VisibilityScope } from './visibility.js';
 
 /*
  * SQL pieces of a project's listing columns, shared by the reads that serve answers (the search
@@ -10,10 +9,6 @@ import type { VisibilityScope } from './visibility.js';
  * by the SQL reference of GET /projects (projects-sql-reference.ts). Every piece is written against the
  * project aliased `p`.
  */
-
-export interface CatalogueScope extends VisibilityScope {
-  price_vector: number;
-}
 
 /** An int[] parameter. */
 export const intArray = (values: number[]) => sql`${sql.val(values)}::int[]`;

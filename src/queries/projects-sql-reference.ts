@@ -4,7 +4,8 @@ import type { DB } from '../db/schema.js';
 import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
-import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummary, type CatalogueScope } from './project-fragments.js';
+import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummary } from './project-fragments.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -240,7 +241,7 @@ function orderSql(sort: ProjectSort, filters: ProjectFilters): RawBuilder<unknow
 /** The page (in the order of page.sort) and the number of all matches. */
 export async function listProjects(
   db: Kysely<DB>,
-  scope: CatalogueScope,
+  scope: KeyScope,
   page: ProjectsPage,
   context: ListContext,
 ): Promise<{ total: number; items: ProjectListRow[] }> {
@@ -274,7 +275,7 @@ export async function listProjects(
 const projectsPageQuery = preparedQuery(
   (
     db: Kysely<DB>,
-    { limit, offset, filters, order, ...scope }: CatalogueScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
+    { limit, offset, filters, order, ...scope }: KeyScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
   ) =>
     db
     .with('page', () =>

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { developerIn, type VisibilityScope } from './visibility.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { developerIn } from './visibility.js';
 
 export function listAreas(db: Kysely<DB>, city: string | undefined) {
   let query = db.selectFrom('areas').select(['id', 'name', 'city', 'created_at', 'updated_at']);
@@ -19,7 +20,7 @@ export function listProjectFeatures(db: Kysely<DB>, type: 1 | 2 | undefined) {
 }
 
 /** Contracted developers that own at least one published, live project. */
-export function listVisibleDevelopers(db: Kysely<DB>, scope: VisibilityScope) {
+export function listVisibleDevelopers(db: Kysely<DB>, scope: KeyScope) {
   return developersWithProjects(db).where(developerIn(scope, sql.ref('c.id'))).execute();
 }
 

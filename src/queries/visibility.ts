@@ -1,18 +1,16 @@
 import { sql, type ExpressionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.js';
+import type { KeyScope } from '../domain/key-scope.js';
 
 /*
  * Catalogue visibility, in one place: a project exists for a key only when it is published (not a
  * draft), not deleted, and owned by a developer with which the key's agency has an approved contract.
  * Units additionally must not be deleted. Everything that reads projects or units goes through these.
  */
-export interface VisibilityScope {
-  contracted_developer_ids: number[];
-}
 
 type ProjectAlias = 'p';
 
-export function projectIsVisible(scope: VisibilityScope) {
+export function projectIsVisible(scope: KeyScope) {
   return (eb: ExpressionBuilder<DB & { p: DB['projects'] }, ProjectAlias>): Expression<SqlBool> =>
     eb.and([
       eb('p.is_draft', '=', false),
@@ -36,6 +34,6 @@ export function projectPublishedSql(p: string): RawBuilder<SqlBool> {
 }
 
 /** `column = ANY(contracted ids)`; an agency without contracts sees nothing. */
-export function developerIn(scope: VisibilityScope, column: Expression<number>): Expression<SqlBool> {
+export function developerIn(scope: KeyScope, column: Expression<number>): Expression<SqlBool> {
   return sql<SqlBool>`${column} = ANY(${sql.val(scope.contracted_developer_ids)}::int[])`;
 }

@@ -1,5 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
@@ -15,11 +16,6 @@ import { visibleScope } from './visibility.js';
  * doubles cannot decide, handover instants are compared to the microsecond, and case folding uses the
  * database's own lower().
  */
-
-export interface SearchScope {
-  contracted_developer_ids: number[];
-  price_vector: number;
-}
 
 export interface SearchContext {
   /** AMENITIEST_RADIUS, metres; undefined: every linked facility counts. */
@@ -44,7 +40,7 @@ export interface FindOptions {
   cache?: boolean;
 }
 
-export function findProjects(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
   const pricing = keyPricing(scope.price_vector);
   const useCache = options.cache ?? true;
   const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
@@ -72,7 +68,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
 let scratch = new Int32Array(0);
 
 /** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
-function search(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
+function search(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
   const { projects } = snapshot;
   const visible = visibleScope(snapshot, scope.contracted_developer_ids).visible;
   const tests = compile(snapshot, page.filters, pricing, context);
