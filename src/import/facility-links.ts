@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
+import { EARTH_RADIUS_M, haversineSqlText } from '../domain/geo.js';
 import { chunks, execute, query } from './raw-sql.js';
 
 /*
@@ -12,9 +13,6 @@ import { chunks, execute, query } from './raw-sql.js';
  * exact haversine distance, so the cost grows with the facilities near each project, not with
  * projects × facilities.
  */
-
-/** Mean Earth radius (IUGG), metres. */
-export const EARTH_RADIUS_M = 6371008.8;
 
 /** Projects per linking statement: keeps each statement short (the pool has a per-query timeout). */
 const PROJECTS_PER_STATEMENT = 500;
@@ -193,10 +191,7 @@ const LINK_SQL = (table: string, restrictToFacilities: boolean) => `
     SELECT id, lat, lon, lat_lo, lat_hi, -180, lon + dlon - 360 FROM box WHERE dlon < 180 AND lon + dlon > 180
   ), candidates AS (
     SELECT w.id AS project_id, f.id AS facility_id, f.category,
-           2 * ${EARTH_RADIUS_M}::float8 * asin(least(1, sqrt(
-             power(sin(radians(f.latitude - w.lat) / 2), 2)
-             + cos(radians(w.lat)) * cos(radians(f.latitude)) * power(sin(radians(f.longitude - w.lon) / 2), 2)
-           ))) AS distance_m
+           ${haversineSqlText('w.lat', 'w.lon', 'f.latitude', 'f.longitude')} AS distance_m
       FROM windows w
       JOIN facilities f
         ON f.latitude BETWEEN w.lat_lo AND w.lat_hi

@@ -1,7 +1,8 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
-import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { haversineSql } from '../domain/geo.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
 import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummary } from './project-fragments.js';
@@ -148,13 +149,9 @@ function unitConditions(filters: UnitFilters, priceVector: number): Condition[] 
   return summary.exact ? summary.conditions : [...summary.conditions, unitExists(filters, priceVector)];
 }
 
-/** Great-circle distance in metres from the project (alias p) to a point; same formula as haversineM. */
+/** Great-circle distance in metres from the project (alias p) to a point (src/domain/geo.ts). */
 function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
-  const clat = sql`${lat}::float8`;
-  const clng = sql`${lng}::float8`;
-  return sql<number>`(2 * ${EARTH_RADIUS_M}::float8 * asin(least(1::float8, sqrt(
-    power(sin(radians(p.latitude - ${clat}) / 2), 2)
-    + cos(radians(${clat})) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - ${clng}) / 2), 2)))))`;
+  return haversineSql(sql`${lat}::float8`, sql`${lng}::float8`, sql.ref('p.latitude'), sql.ref('p.longitude'));
 }
 
 /** The project-level (and unit EXISTS) predicates of GET /projects on alias p; visibility is separate. */

@@ -1,5 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
-import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
+import { haversineM } from '../domain/geo.js';
+import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';

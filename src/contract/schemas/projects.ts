@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_LIMIT, EARTH_RADIUS_M, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
+import { EARTH_RADIUS_M } from '../../domain/geo.js';
+import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
 
