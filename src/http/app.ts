@@ -12,7 +12,8 @@ import type { SearchModel } from '../search/search-model.js';
 import { authenticate, type KeyLookup } from './auth.js';
 import { docsSite } from './docs-site.js';
 import { registerCompression } from './compression.js';
-import { ApiError, messages, unavailable } from './errors.js';
+import { errorAnswer, messages } from '../domain/error-catalogue.js';
+import { ApiError, unavailable } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
 import { linkBuilder } from '../contract/links.js';
@@ -150,6 +151,8 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 /** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
 function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
+  const answer = errorAnswer(error);
+  if (answer) return { ...answer, headers: {} };
   const code = (error as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -170,7 +173,7 @@ function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; 
   const statusCode = (error as FastifyError).statusCode ?? 500;
   if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
   if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
-  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: 'bad request', headers: {} };
+  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: messages.badRequest, headers: {} };
   // The database unreachable is not a bug: the same request works once it is back (src/db/errors.ts).
   if (isUnavailable(error)) return toErrorResponse(unavailable());
   return { statusCode: 500, message: messages.internal, headers: {} };

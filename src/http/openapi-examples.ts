@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { messages } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
 import type { ApplicationBody, ApplicationResult } from '../contract/schemas/applications.js';
 import type { ChangesPage } from '../contract/schemas/changes.js';
 import type { FileObject, FlatProjectList, ProjectContacts, ProjectDetail, ProjectsPageSchema } from '../contract/schemas/projects.js';

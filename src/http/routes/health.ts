@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
-import { messages, unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
 import { ErrorEnvelope, ok, Success } from '../../contract/schemas/envelope.js';
 
 const ReplicaHealth = Type.Object({
