@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { contractOpensSql } from './visibility.js';
 
@@ -120,7 +121,7 @@ const listingColumns = [
 export async function assertKeyOwner(db: Kysely<DB>, companyId: number, authorId: number): Promise<void> {
   const company = await db.selectFrom('companies').select(['company_type', 'deleted_at']).where('id', '=', companyId).executeTakeFirst();
   if (!company || company.deleted_at) throw new KeyAdminError(`company ${companyId} does not exist`);
-  if (company.company_type !== 2) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
+  if (company.company_type !== COMPANY_TYPES.agency) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
   const member = await db
     .selectFrom('company_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { AFTER_HANDOVER_PLAN_TYPES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
 import { haversineSql } from '../domain/geo.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
@@ -177,8 +178,8 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
         : sql<SqlBool>`p.handover_date < ${filters.handoverTo.at}::timestamptz`,
     );
   }
-  if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([1, 2])} <= ${numeric(filters.paymentMaxPreHandover)}`);
-  if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([3])} >= ${numeric(filters.paymentMinAfterHandover)}`);
+  if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql(PRE_HANDOVER_PLAN_TYPES)} <= ${numeric(filters.paymentMaxPreHandover)}`);
+  if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql(AFTER_HANDOVER_PLAN_TYPES)} >= ${numeric(filters.paymentMinAfterHandover)}`);
   if (filters.paymentOnlyPostHandover) {
     conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0 ${SUBPLAN})`);
   }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { developerIn } from './visibility.js';
 
@@ -29,7 +30,7 @@ export function developersWithProjects(db: Kysely<DB>) {
   return db
     .selectFrom('companies as c')
     .leftJoin('files as f', 'f.id', 'c.logo_file_id')
-    .where('c.company_type', '=', 3)
+    .where('c.company_type', '=', COMPANY_TYPES.developer)
     .where('c.deleted_at', 'is', null)
     .where(({ exists, selectFrom }) =>
       exists(

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
+import { AFTER_HANDOVER_PLAN_TYPES, FACILITY_CATEGORIES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
 import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './project-fragments.js';
 import { developersWithProjects } from './reference.js';
 
@@ -52,8 +52,8 @@ export function readSearchProjects(db: Kysely<DB>) {
       'c.company_name',
       sql<string>`lower(c.company_name)`.as('company_name_lower'),
       'cf.path as company_logo_path',
-      sql<string | null>`${paymentShareSql([1, 2])}::text`.as('pre_handover_share'),
-      sql<string | null>`${paymentShareSql([3])}::text`.as('after_handover_share'),
+      sql<string | null>`${paymentShareSql(PRE_HANDOVER_PLAN_TYPES)}::text`.as('pre_handover_share'),
+      sql<string | null>`${paymentShareSql(AFTER_HANDOVER_PLAN_TYPES)}::text`.as('after_handover_share'),
       sql<boolean>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0)`.as('post_handover'),
       sql<number[]>`coalesce((SELECT array_agg(fl.feature_id) FROM project_feature_links fl WHERE fl.project_id = p.id), '{}')`.as('feature_ids'),
       paymentPlansJson(db).as('payment_plans'),

@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import type { KeyScope } from '../domain/key-scope.js';
 
 /*
@@ -25,7 +26,7 @@ export function projectIsVisible(scope: KeyScope) {
  * company `d` opens the developer's projects when approved and the developer is a live developer.
  */
 export function contractOpensSql(ct: string, d: string): RawBuilder<SqlBool> {
-  return sql<SqlBool>`(${sql.ref(`${ct}.status`)} = 'approved' AND ${sql.ref(`${d}.deleted_at`)} IS NULL AND ${sql.ref(`${d}.company_type`)} = 3)`;
+  return sql<SqlBool>`(${sql.ref(`${ct}.status`)} = 'approved' AND ${sql.ref(`${d}.deleted_at`)} IS NULL AND ${sql.ref(`${d}.company_type`)} = ${sql.lit(COMPANY_TYPES.developer)})`;
 }
 
 /** The project `p` is published: not a draft, not deleted (the project half of projectIsVisible). */
