@@ -73,8 +73,7 @@ function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | un
  * a join: `OFFSET 0` stops the pull-up. Every request reads all visible projects anyway (the total), so
  * the plan wanted is always the listing scan with the column tests first and the probes last. Left to
  * itself, with many filters ANDed the planner's row estimate collapses and it drives the plan from the
- * probed table instead: every filter at once on L took 21.5 ms starting from project_payment_plans,
- * 10.8 ms as a listing scan with both EXISTS as SubPlans.
+ * probed table instead, twice as slow (docs/performance.md, "Measurements behind the code").
  */
 const SUBPLAN = sql.raw('OFFSET 0');
 

@@ -68,7 +68,7 @@ export type SearchProjectRow = Awaited<ReturnType<typeof readSearchProjects>>[nu
 /*
  * Live units of live projects, one text per project (ascending project id): units in id order, `;`
  * between units, each `bedrooms status parking price area tag,tag`, price `-` when none. Read as rows
- * of columns, the pg driver took 3.2 s for L's 234k units (parsing every value and array); as text, the
+ * of columns, the pg driver spends seconds on L's units parsing every value and array; as text, the
  * database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The texts
  * are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
  */
