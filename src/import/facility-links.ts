@@ -113,7 +113,7 @@ async function insertLinks(db: Kysely<DB>, table: string, scope: RelinkScope): P
 }
 
 /*
- * The table as migration 0001 creates it, under another name; test/import.test.ts checks that a rebuilt
+ * The table as migration 0001 creates it, under another name; test/import-link-strategies.test.ts checks that a rebuilt
  * table has the same columns, indexes and constraints as a migrated one.
  */
 const REBUILT_INDEXES = [
