@@ -5,7 +5,7 @@ import { openDatabase, readerAfterLatestCommit, type Database } from './db/datab
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
-import { linkBuilder } from './http/links.js';
+import { linkBuilder } from './contract/links.js';
 import { SearchModel } from './search/search-model.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/worker.js';
 

@@ -13,7 +13,7 @@ import {
   type EndpointListing,
 } from '../queries/webhook-endpoints.js';
 import { attemptDelivery, leaseMs } from '../webhooks/worker.js';
-import { integer, UsageError, type CliContext } from './commands.js';
+import { integer, UsageError, type CliContext } from './cli-context.js';
 
 /*
  * `catalogue webhooks …` (contract: ../shared/spec/catalogue-bundle.md, "Webhooks outside a bundle").

@@ -135,10 +135,9 @@ function createPool(connectionString: string, max: number): pg.Pool {
     // request learns of it): without a listener that event would be an uncaught exception and take
     // the whole process down. The broken client is dropped from the pool when it is released.
     client.on('error', () => {});
-    // No parallel workers: with many requests at once they only add start-up cost per query (measured
-    // on the L catalogue: a unit-tag filter took 68 ms with a Gather Merge, 40 ms without).
+    // No parallel workers: with many requests at once they only add start-up cost per query.
     // No JIT: a plan whose estimated cost passes jit_above_cost is compiled first, which costs far more
-    // than these queries run (a /projects page with every filter: 11 ms to run, 1.3 s with JIT).
+    // than these queries run. Figures: docs/performance.md, "Measurements behind the code".
     client.query(`SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0; SET jit = off`).catch(() => {});
     namePreparedStatements(client, statementNames);
   });

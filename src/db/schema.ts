@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { FacilityCategory } from '../domain/catalogue-codes.js';
 
 /*
  * Kysely's view of the tables created by the migrations. Numeric and bigint columns are parsed to
@@ -236,15 +237,7 @@ export interface UnitTagLinksTable {
   updated_at: Timestamp;
 }
 
-export type FacilityCategory =
-  | 'airports_ports'
-  | 'education'
-  | 'employment'
-  | 'healthcare'
-  | 'lifestyle'
-  | 'retail'
-  | 'transport'
-  | 'tourism';
+export type { FacilityCategory };
 
 export interface FacilitiesTable extends ChangeStamp {
   id: Generated<number>;

@@ -13,10 +13,12 @@ import { authenticate, type KeyLookup } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { docsSite } from './docs-site.js';
 import { registerCompression } from './compression.js';
-import { ApiError, messages, unavailable } from './errors.js';
+import { errorAnswer, messages } from '../domain/error-catalogue.js';
+import { ApiError, unavailable } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
-import { linkBuilder, type LinkBuilder } from './links.js';
+import { linkBuilder } from '../contract/links.js';
+import type { AppDeps } from './deps.js';
 import { openApiOptions } from './openapi.js';
 import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
@@ -26,19 +28,8 @@ import { projectRoutes } from './routes/projects.js';
 import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
-import { ErrorEnvelope } from './schemas/envelope.js';
+import { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { describeValidationError, validatorCompiler } from './validation.js';
-
-/** What the routes need from the outside world. */
-export interface AppDeps {
-  database: Database;
-  config: Config;
-  links: LinkBuilder;
-  /** The in-memory catalogue search (GET /projects, /projects/list, /companies). */
-  search: SearchModel;
-  /** Committed changes seen by this process (src/changes/); absent in tests that build a bare app. */
-  changes?: ChangeSignal;
-}
 
 export interface BuildAppOptions {
   database: Database;
@@ -172,6 +163,8 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 /** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
 function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
+  const answer = errorAnswer(error);
+  if (answer) return { ...answer, headers: {} };
   const code = (error as FastifyError).code;
   switch (code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -192,7 +185,7 @@ function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; 
   const statusCode = (error as FastifyError).statusCode ?? 500;
   if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
   if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
-  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: 'bad request', headers: {} };
+  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: messages.badRequest, headers: {} };
   // The database unreachable is not a bug: the same request works once it is back (src/db/errors.ts).
   if (isUnavailable(error)) return toErrorResponse(unavailable());
   return { statusCode: 500, message: messages.internal, headers: {} };

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import { headersTooLargeMessage, messages, requestTimeoutMessage } from '../domain/error-catalogue.js';
 
 /*
  * Requests Node's HTTP parser refuses before Fastify sees them (llhttp's HPE_* codes), and the
@@ -16,22 +17,22 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export function clientErrorResponse(code: string | undefined, requestTimeoutS: number): { statusCode: number; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { statusCode: 431, message: `request headers are too large: the request line and headers must fit in ${MAX_HEADER_BYTES / 1024} KiB` };
+      return { statusCode: 431, message: headersTooLargeMessage(MAX_HEADER_BYTES / 1024) };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { statusCode: 408, message: `request timed out: its headers and body must arrive within ${requestTimeoutS} s` };
+      return { statusCode: 408, message: requestTimeoutMessage(requestTimeoutS) };
     case 'HPE_INVALID_URL':
-      return { statusCode: 400, message: 'request line is not valid: the path holds a character HTTP does not allow' };
+      return { statusCode: 400, message: messages.badRequestLine };
     case 'HPE_INVALID_CONTENT_LENGTH':
     case 'HPE_UNEXPECTED_CONTENT_LENGTH':
-      return { statusCode: 400, message: 'Content-Length header is not valid' };
+      return { statusCode: 400, message: messages.badContentLength };
     case 'HPE_INVALID_TRANSFER_ENCODING':
     case 'HPE_INVALID_CHUNK_SIZE':
-      return { statusCode: 400, message: 'Transfer-Encoding or chunked body is not valid' };
+      return { statusCode: 400, message: messages.badTransferEncoding };
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_HEADER_VALUE':
-      return { statusCode: 400, message: 'request header is not valid: a name or value holds a character HTTP does not allow' };
+      return { statusCode: 400, message: messages.badHeader };
     default:
-      return { statusCode: 400, message: 'request is not valid HTTP/1.1' };
+      return { statusCode: 400, message: messages.notHttp };
   }
 }
 

@@ -1,4 +1,4 @@
-import { webhookBodySchema, WEBHOOK_EVENTS } from '../contract/webhook-events.js';
+import { webhookBodySchema, WEBHOOK_EVENTS } from '../contract/schemas/webhook-events.js';
 import { EVENT_TYPES } from '../domain/webhook-events.js';
 
 /*

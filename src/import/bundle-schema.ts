@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
 
 /*
  * The catalogue bundle, as JSON Schema (TypeBox). This is the public import contract
@@ -237,10 +238,6 @@ export const UnitRecord = record({
   deleted: opt(flag()),
   ...timestamps,
 });
-
-export const FACILITY_CATEGORIES = [
-  'airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism',
-] as const;
 
 export const FacilityRecord = record({
   category: oneOf('string', FACILITY_CATEGORIES),

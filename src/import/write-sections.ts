@@ -5,7 +5,7 @@ import { inSection } from './bundle-error.js';
 import { facilityCoordinates, servedFacility } from './facility-row.js';
 import type { AnyRecord, Records } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName } from './bundle-schema.js';
-import type { StepTimer } from './import-bundle.js';
+import type { StepTimer } from './step-timer.js';
 import { chunks, execute } from './raw-sql.js';
 import { DEFAULT, NOW, quote, upsert, type Table } from './upsert.js';
 

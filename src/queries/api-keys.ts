@@ -1,13 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { contractOpensSql } from './visibility.js';
 
-export interface KeyRecord {
+/** The key as a request knows it; its visibility scope (KeyScope) included. */
+export interface KeyRecord extends KeyScope {
   id: number;
   name: string;
   key_prefix: string;
   status: number;
-  price_vector: number;
   allowed_domains: string[] | null;
   /** The application response shows only what the request sent and the unit derived (migration 0009). */
   private_applications: boolean;
@@ -20,8 +22,6 @@ export interface KeyRecord {
     logo_path: string | null;
   };
   author: { id: number; name: string; email: string; deleted: boolean; member: boolean };
-  /** Developers with an approved contract with the key's agency (and not deleted). */
-  contracted_developer_ids: number[];
 }
 
 /**
@@ -127,7 +127,7 @@ const listingColumns = [
 export async function assertKeyOwner(db: Kysely<DB>, companyId: number, authorId: number): Promise<void> {
   const company = await db.selectFrom('companies').select(['company_type', 'deleted_at']).where('id', '=', companyId).executeTakeFirst();
   if (!company || company.deleted_at) throw new KeyAdminError(`company ${companyId} does not exist`);
-  if (company.company_type !== 2) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
+  if (company.company_type !== COMPANY_TYPES.agency) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
   const member = await db
     .selectFrom('company_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')

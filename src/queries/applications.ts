@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, type ApplicationRequest } from '../domain/application-merge.js';
-import type { ApplicationResponse } from '../http/schemas/applications.js';
+import type { ApplicationResponse } from '../contract/schemas/applications.js';
 import type { KeyRecord } from './api-keys.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { findApplicableUnit } from './applicable-unit.js';
 import { findOrCreateClient } from './application-client.js';
 import { loadReferences, type FeatureItem } from './application-references.js';
@@ -29,7 +30,7 @@ export { DEFAULT_STAGE } from './board-stages.js';
 export { IN_FLIGHT_WAIT_MS } from './idempotency-keys.js';
 export type { FeatureItem };
 
-export type ApplicationKey = Pick<KeyRecord, 'id' | 'price_vector' | 'contracted_developer_ids' | 'private_applications'> & {
+export type ApplicationKey = KeyScope & Pick<KeyRecord, 'id' | 'private_applications'> & {
   company: { id: number };
   author: { id: number };
 };

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { encodeCursor, RANK, type ChangesCursor, type Rank } from '../domain/changes-cursor.js';
-import type { ChangesPage } from '../http/schemas/changes.js';
+import type { ChangesPage } from '../contract/schemas/changes.js';
 import { contractOpensSql, projectPublishedSql } from './visibility.js';
 
 /*

@@ -1,5 +1,5 @@
 import { opportunityName, type MergedInterests, type PreparedApplication } from '../domain/application-merge.js';
-import type { PrivateApplicationResult } from '../http/schemas/applications.js';
+import type { PrivateApplicationResult } from '../contract/schemas/applications.js';
 import type { ApplicableUnit } from './applicable-unit.js';
 import type { References } from './application-references.js';
 

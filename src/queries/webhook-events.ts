@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { ApplicationCreatedData, EventDataTypes, UnitChangedData, WebhookBody } from '../contract/webhook-events.js';
+import type { ApplicationCreatedData, EventDataTypes, UnitChangedData, WebhookBody } from '../contract/schemas/webhook-events.js';
 import type { DB, WebhookUnitBeforeTable } from '../db/schema.js';
 import { encodeCursor, RANK } from '../domain/changes-cursor.js';
 import { keyPriceSql } from '../domain/pricing.js';

@@ -6,7 +6,7 @@ import type { DB } from '../../src/db/schema.js';
 import { buildApp, type App, type BuildAppOptions } from '../../src/http/app.js';
 import { importBundle } from '../../src/import/import-bundle.js';
 import { createApiKey } from '../../src/keys.js';
-import { linkBuilder } from '../../src/http/links.js';
+import { linkBuilder } from '../../src/contract/links.js';
 import { SearchModel } from '../../src/search/search-model.js';
 import { createTestDatabase, type Driver } from './databases.js';
 import { AGENCY, OWNER, type Bundle } from './fixtures.js';

@@ -3,12 +3,13 @@ import { createWriteSlots } from '../../db/write-slots.js';
 import { ApplicationRejected, type RejectionReason } from '../../domain/application-merge.js';
 import { requestHash } from '../../domain/idempotency.js';
 import { submitApplication } from '../../queries/applications.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor } from '../auth.js';
-import { ApiError, messages } from '../errors.js';
-import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResponse } from '../schemas/applications.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { ApiError } from '../errors.js';
+import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResponse } from '../../contract/schemas/applications.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
 
 const description = `
 Records an end client's enquiry about a unit in the CRM of the key's agency, in one transaction (all

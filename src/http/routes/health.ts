@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.js';
-import { messages, unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
-import { ErrorEnvelope, ok, Success } from '../schemas/envelope.js';
+import type { AppDeps } from '../deps.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
+import { ErrorEnvelope, ok, Success } from '../../contract/schemas/envelope.js';
 import { createQueueProbe } from '../../webhooks/queue-probe.js';
 
 const WebhookQueue = Type.Object(

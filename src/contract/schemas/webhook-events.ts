@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { EventType } from '../domain/webhook-events.js';
+import type { EventType } from '../../domain/webhook-events.js';
 
 /*
  * The bodies of webhook requests: one definition each, used to build them (src/queries/webhook-events.ts)
