@@ -1,3 +1,5 @@
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_FOR_MS } from './domain/webhook-retry.js';
+
 /*
  * Server configuration, read once from the environment. A bad value stops start-up with a message
  * naming the variable, rather than surfacing later as a confusing request failure.
@@ -21,6 +23,20 @@ export interface Config {
   logLevel: string;
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
   rateLimit: RateLimitConfig | undefined;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS=true: http and private, loopback and link-local targets allowed (development, tests). */
+  allowPrivateTargets: boolean;
+  /** WEBHOOK_TIMEOUT_MS: an attempt without a complete answer by then fails (default 10 s). */
+  timeoutMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry's wait; each next one doubles (with jitter, at most 1 h). */
+  retryBaseMs: number;
+  /** WEBHOOK_RETRY_FOR_S: how long a delivery is retried before the endpoint is disabled (default 72 h). */
+  retryForMs: number;
+  /** WEBHOOK_WORKER=off: this process queues events but delivers none (another process does). */
+  worker: boolean;
 }
 
 export interface RateLimitConfig {
@@ -68,6 +84,24 @@ function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+function booleanVariable(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'on'].includes(raw)) return true;
+  if (['false', '0', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function webhookConfig(env: Env): WebhookConfig {
+  return {
+    allowPrivateTargets: booleanVariable(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    timeoutMs: positiveInteger(env, 'WEBHOOK_TIMEOUT_MS') ?? 10_000,
+    retryBaseMs: positiveInteger(env, 'WEBHOOK_RETRY_BASE_MS') ?? DEFAULT_RETRY_BASE_MS,
+    retryForMs: (positiveInteger(env, 'WEBHOOK_RETRY_FOR_S') ?? DEFAULT_RETRY_FOR_MS / 1000) * 1000,
+    worker: booleanVariable(env, 'WEBHOOK_WORKER', true),
+  };
 }
 
 function rateLimitConfig(env: Env): RateLimitConfig | undefined {
@@ -128,5 +162,6 @@ export function loadConfig(env: Env = process.env): Config {
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     logLevel,
     rateLimit: rateLimitConfig(env),
+    webhooks: webhookConfig(env),
   };
 }

@@ -7,12 +7,15 @@ import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
 import { linkBuilder } from './contract/links.js';
 import { SearchModel } from './search/search-model.js';
+import { startDeliveryWorker, type DeliveryWorker } from './webhooks/worker.js';
 
 export interface RunningServer {
   app: App;
   database: Database;
   changes: ChangeSignal;
   search: SearchModel;
+  /** Delivers webhooks from the shared queue; undefined with WEBHOOK_WORKER=off. */
+  webhooks: DeliveryWorker | undefined;
   url: string;
   stop(): Promise<void>;
 }
@@ -88,6 +91,15 @@ async function serveDatabase(config: Config, database: Database, options: StartO
           return undefined;
         })
       : undefined;
+  const { webhooks: hooks } = config;
+  const webhooks = hooks.worker
+    ? await startDeliveryWorker(database, {
+        timeoutMs: hooks.timeoutMs,
+        allowPrivate: hooks.allowPrivateTargets,
+        retry: { baseMs: hooks.retryBaseMs, retryForMs: hooks.retryForMs },
+        onError: (error, context) => app.log.warn({ err: error }, context),
+      })
+    : undefined;
   const inFlight = trackResponses(app);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -100,11 +112,12 @@ async function serveDatabase(config: Config, database: Database, options: StartO
       const closing = app.close();
       closeAfterResponse(app, inFlight);
       await closing;
+      await webhooks?.close();
       await management?.close();
       await changes.close();
       await database.close();
     })());
-  return { app, database, changes, search, url: `http://${host}:${port}`, stop };
+  return { app, database, changes, search, webhooks, url: `http://${host}:${port}`, stop };
 }
 
 /** The responses not finished yet. */

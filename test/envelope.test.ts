@@ -93,6 +93,7 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
         catalogue_version: t.changes.catalogueVersion,
         change_signal: 'listening',
         search: { catalogue_version: t.search.current().catalogueVersion, built_at: t.search.builtAt.toISOString(), build_ms: Math.round(t.search.current().buildMs) },
+        webhooks: { pending: 0, oldest_pending_age_s: null, held: 0, as_of: expect.any(String) },
       },
     });
     // The snapshot in service holds every catalogue version signalled so far.

@@ -11,33 +11,16 @@ import { importBundle } from '../import/import-bundle.js';
 import { createApiKey, parseDomainList, validateKeyFields } from '../keys.js';
 import type { CommandIo, CommandRunner } from '../management/socket.js';
 import { KeyAdminError, listKeys, updateKey, type KeyListing } from '../queries/api-keys.js';
+import { WebhookAdminError } from '../queries/webhook-endpoints.js';
+import { integer, UsageError, type CliContext } from './cli-context.js';
+import { addWebhookCommands } from './webhook-commands.js';
 
-/*
- * The data and key commands of `npm run catalogue -- <command>`. They run in one of two places, with
- * the same output and exit codes: in the CLI's own process on a database it opens (PostgreSQL, or an
- * embedded directory nobody serves), or, when the service holds the embedded directory, inside the
- * service on its database (src/management/socket.ts). What differs is given by the context.
- */
-export interface CliContext {
-  config: () => Config;
-  io: CommandIo;
-  /** The directory relative paths are resolved against (the caller's, also when passed through). */
-  cwd: string;
-  /** Runs `work` on the database, migrated; opened for the command or the serving process's own. */
-  withDatabase<T>(work: (database: Database) => Promise<T>): Promise<T>;
-}
+/* The data and key commands of `npm run catalogue -- <command>` (where they run: cli-context.ts). */
+export { integer, UsageError, type CliContext } from './cli-context.js';
 
-/** Errors a user can fix: one line, exit 1. Anything else is a bug and prints its stack. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
 // EmbeddedDatabaseFailed: its message names the cause (e.g. a full disk) in one line.
-const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError, EmbeddedDatabaseFailed];
+const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError, WebhookAdminError, EmbeddedDatabaseFailed];
 
-export const integer = (name: string) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
-  return Number(value);
-};
 const number = (name: string) => (value: string) => {
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed)) throw new InvalidArgumentError(`${name} must be a number`);
@@ -200,6 +183,7 @@ export function buildCli(context: CliContext): Command {
       });
     });
 
+  addWebhookCommands(program, context);
   return program;
 }
 

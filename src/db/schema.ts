@@ -394,6 +394,10 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   catalogue_state: CatalogueStateTable;
   change_tombstones: ChangeTombstonesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_unit_before: WebhookUnitBeforeTable;
 }
 
 /** Hard-deleted projects, units and contracts, for GET /changes (migration 0008). */
@@ -406,4 +410,57 @@ export interface ChangeTombstonesTable {
   developer_id: number;
   changed_version: number;
   changed_at: Timestamp;
+}
+
+/** Webhook endpoints of API keys (migration 0012). */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  api_key_id: number;
+  url: string;
+  event_types: string[];
+  /** `whsec_<base64>`; the previous one is also used until previous_secret_until (a rotation). */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: NullableTimestamp;
+  enabled: Generated<boolean>;
+  /** Why the service disabled the endpoint (410, 72 h of failures); null when enabled or disabled by hand. */
+  disabled_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One event for one endpoint; `id` is the webhook-id header, `body` the exact bytes signed. */
+export interface WebhookMessagesTable {
+  id: string;
+  endpoint_id: number;
+  event_type: string;
+  body: string;
+  created_at: Timestamp;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+
+/** The delivery queue and log: `next_attempt_at` is the retry time and, while an attempt runs, its lease. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  message_id: string;
+  endpoint_id: number;
+  state: ColumnType<WebhookDeliveryState, WebhookDeliveryState | undefined, WebhookDeliveryState>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  last_attempt_at: NullableTimestamp;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  completed_at: NullableTimestamp;
+}
+
+/** A unit's price, status and listing before the transaction `version` changed them (units' triggers). */
+export interface WebhookUnitBeforeTable {
+  version: number;
+  unit_id: number;
+  existed: boolean;
+  price: number | null;
+  status: number | null;
+  listed: boolean | null;
 }

@@ -1,5 +1,6 @@
 import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
 import { addHttpConventions } from './openapi-http.js';
+import { webhookDocs } from './openapi-webhooks.js';
 
 /** Raised with every change of the API (CHANGELOG.md); see "Versioning and changes" below. */
 export const API_VERSION = '1.2.0';
@@ -62,6 +63,22 @@ units with it). Start without a cursor, follow \`next_cursor\` while \`has_more\
 cursor is tied to its key and to the key's price vector: after a change of prices (every price changed),
 with another key, or after the catalogue was restored, the answer is **410** \`cursor expired: start over
 without a cursor\`; drop the mirror and start again. A cursor that was altered is refused with 400.
+
+## Webhooks (an addition to the specification)
+Instead of polling \`GET /changes\`, an agency can have the service POST to its HTTPS endpoint (set up
+by the operator: \`catalogue webhooks create --key ID --url URL\`). An endpoint belongs to an API key
+and sees exactly what the key sees, in the key's prices: the feed's entries as they are committed
+(\`project.changed\`, \`project.removed\`, \`unit.changed\` with what changed among price, status and
+availability and the previous values, \`unit.removed\`), \`application.created\` for applications sent
+with any key of the agency, and \`ping\` for tests. The bodies are in the \`webhooks\` section.
+- Signed as Standard Webhooks: \`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`; verify them
+  on the raw body with any Standard Webhooks library and the endpoint's \`whsec_\` secret.
+- At least once: retried until a 2xx (timeout 10 s; backoff with jitter for 72 h), so drop duplicates
+  by \`webhook-id\`. Order is not guaranteed; each catalogue event carries \`catalogue_version\` and a
+  \`cursor\` from which \`GET /changes\` lists it and everything after: after an outage, pull from the
+  last cursor received. Events are recorded with the change they report, in its transaction.
+- 410 Gone disables the endpoint at once; 72 h of failures disables it too. A disabled endpoint
+  records no new events (catch up with \`GET /changes\` from the last cursor received).
 
 ## Versioning and changes
 \`info.version\` follows semantic versioning. Additions (a new field in a response object, a new
@@ -141,7 +158,9 @@ export const openApiOptions = (publicBaseUrl: string | undefined): SwaggerOption
       { name: 'Reference', description: 'Reference lists used by filters and applications.' },
       { name: 'Applications', description: 'Send an end client\u2019s application into the agency CRM.' },
       { name: 'Service', description: 'Routes that need no key.' },
+      { name: 'Webhooks', description: 'Requests this service sends to an agency\u2019s endpoint (see "Webhooks" above).' },
     ],
+    webhooks: webhookDocs(),
   },
   transformObject: addHttpConventions as SwaggerTransformObject,
   refResolver: {

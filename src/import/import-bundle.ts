@@ -4,6 +4,7 @@ import { inSection } from './bundle-error.js';
 import { SECTIONS, type SectionName } from './bundle-schema.js';
 import { checkBundle } from './check-bundle.js';
 import type { RelinkStrategy } from './facility-links.js';
+import { recordCatalogueEvents } from '../queries/webhook-events.js';
 import { relinkAndTouch } from './relink-and-touch.js';
 import { stepTimer, type ProgressReport } from './step-timer.js';
 import { validateBundle } from './validate-bundle.js';
@@ -56,6 +57,8 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
         }),
       ),
     );
+    // Last, so that they see every write: the webhook events of this import commit with it (or not at all).
+    await step('webhook events', () => recordCatalogueEvents(trx));
     const summary: ImportSummary = { facility_links: 0 };
     for (const section of SECTIONS) {
       const list = valid[section];

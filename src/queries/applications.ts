@@ -12,6 +12,7 @@ import { lockFirstStage } from './board-stages.js';
 import { reserveIdempotencyKey, storeIdempotentResponse } from './idempotency-keys.js';
 import { findAdvisor } from './offer-advisor.js';
 import { linkedInterests, MEASURE_UNITS_FT2, offerUnit, privateApplicationResult } from './private-application.js';
+import { recordApplicationEvent } from './webhook-events.js';
 
 /*
  * POST /units/{id}/applications as one transaction: the idempotency reservation (when asked for), the
@@ -167,6 +168,20 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
       },
     };
 
+    // The agency's webhooks learn of it in this transaction: sent if and only if the application commits.
+    await recordApplicationEvent(trx, key.company.id, {
+      api_key_id: key.id,
+      client_id: client.id,
+      client_created: client.created,
+      opportunity_id: opportunity.id,
+      offer_id: offer.id,
+      offer_uuid: offer.uuid,
+      unit_id: unit.id,
+      project_id: unit.project_id,
+      price: offer.price,
+      currency: offer.currency,
+      created_at: offer.created_at,
+    });
     if (input.idempotency) {
       await storeIdempotentResponse(trx, key.id, input.idempotency.key, APPLICATION_CREATED, data);
     }

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Healthcheck (no key)
-         * @description Reports whether the database answers `SELECT 1` within 2 seconds: 200 with `database: "up"` when it does; 503 `database is down` with `Retry-After: 5` when it does not. No restart is needed after an outage: the connection pool reconnects by itself. On the embedded database (PGlite), 503 while an engine left unusable (e.g. by a full disk during an import) is replaced by a new one on the same directory, which happens by itself. Also shows the catalogue version served. With read replicas (`DATABASE_READ_URL`) the body lists each replica’s state and lag; a lagging or unreachable replica is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is 200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back.
+         * @description Reports whether the database answers `SELECT 1` within 2 seconds: 200 with `database: "up"` when it does; 503 `database is down` with `Retry-After: 5` when it does not. No restart is needed after an outage: the connection pool reconnects by itself. On the embedded database (PGlite), 503 while an engine left unusable (e.g. by a full disk during an import) is replaced by a new one on the same directory, which happens by itself. Also shows the catalogue version served. With read replicas (`DATABASE_READ_URL`) the body lists each replica’s state and lag; a lagging or unreachable replica is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is 200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back. `webhooks` shows the delivery queue: its depth and the age of its oldest pending delivery.
          */
         get: operations["health"];
         put?: never;
@@ -304,7 +304,128 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "project.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A project changed (or became visible) for the key
+         * @description The GET /changes entry `{type: "project", change: "upsert"}`: fetch GET /projects/{id}. Sent to endpoints subscribed to `project.changed` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookProjectChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A project is no longer visible to the key
+         * @description Deleted, turned draft, contract ended or developer removed (`change: "removed"` in GET /changes): drop it and its units. Sent to endpoints subscribed to `project.removed` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookProjectRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unit.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A unit changed (or became visible) for the key
+         * @description The GET /changes entry `{type: "unit", change: "upsert"}`, with what changed among price, status and availability, and the previous values. Sent to endpoints subscribed to `unit.changed` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookUnitChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "unit.removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A unit is no longer visible to the key
+         * @description Deleted or moved to a project the key cannot see (`change: "removed"` in GET /changes): drop it. Sent to endpoints subscribed to `unit.removed` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookUnitRemoved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An application was sent with a key of the agency
+         * @description Sent to the endpoints of every key of the agency, whichever key the application came with. Sent to endpoints subscribed to `application.created` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookApplicationCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test sent by `webhooks test`
+         * @description Sent only when the operator tests the endpoint; endpoints do not subscribe to it. Sent to endpoints subscribed to `ping` (`catalogue webhooks create --events`).
+         */
+        post: operations["webhookPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Error envelope */
@@ -413,6 +534,20 @@ export interface operations {
                                 built_at: string;
                                 /** @description How long building it took, in milliseconds. */
                                 build_ms: number;
+                            };
+                            /** @description The webhook delivery queue, shared by every API process of the deployment. */
+                            webhooks?: {
+                                /** @description Deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry. */
+                                pending: number;
+                                /** @description Seconds since the oldest of them was queued (null: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER). */
+                                oldest_pending_age_s: number | null;
+                                /** @description Deliveries kept for disabled endpoints; sent once the endpoint is enabled again. */
+                                held: number;
+                                /**
+                                 * Format: date-time
+                                 * @description When these figures were read: earlier than the request while the embedded database is busy with a long transaction.
+                                 */
+                                as_of: string;
                             };
                             /** @description Only with `DATABASE_READ_URL`: each read replica, in configuration order, as of the last poll (every second). */
                             replicas?: {
@@ -5059,6 +5194,531 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
+            };
+        };
+    };
+    webhookProjectChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "project.changed",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": 1,
+                 *         "changed_at": "2026-11-25T09:30:00.000Z",
+                 *         "catalogue_version": 42,
+                 *         "cursor": "eyJ2IjoxLCJrZXkiOjcsInB2Ijo1LCJhdCI6NDEsInJhbmsiOjIsImlkIjowLCJ0aHJvdWdoIjo0MX0.2wM4k0ZrS7yq1Q9m"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "project.changed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The project’s id. */
+                        id: number;
+                        /**
+                         * Format: date-time
+                         * @description When the change was committed (its transaction’s time, UTC), as in GET /changes.
+                         */
+                        changed_at: string;
+                        /**
+                         * Format: int64
+                         * @description The catalogue version the change made (as in GET /health and GET /changes).
+                         */
+                        catalogue_version: number;
+                        /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
+                        cursor: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookProjectRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "project.removed",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": 1,
+                 *         "changed_at": "2026-11-25T09:30:00.000Z",
+                 *         "catalogue_version": 43,
+                 *         "cursor": "eyJ2IjoxLCJrZXkiOjcsInB2Ijo1LCJhdCI6NDIsInJhbmsiOjIsImlkIjowLCJ0aHJvdWdoIjo0Mn0.Jc8GQ9r1v0aWl3sT"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "project.removed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The project’s id. */
+                        id: number;
+                        /**
+                         * Format: date-time
+                         * @description When the change was committed (its transaction’s time, UTC), as in GET /changes.
+                         */
+                        changed_at: string;
+                        /**
+                         * Format: int64
+                         * @description The catalogue version the change made (as in GET /health and GET /changes).
+                         */
+                        catalogue_version: number;
+                        /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
+                        cursor: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUnitChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "unit.changed",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": 101,
+                 *         "project_id": 1,
+                 *         "changed_at": "2026-11-25T09:30:00.000Z",
+                 *         "catalogue_version": 42,
+                 *         "cursor": "eyJ2IjoxLCJrZXkiOjcsInB2Ijo1LCJhdCI6NDEsInJhbmsiOjIsImlkIjowLCJ0aHJvdWdoIjo0MX0.2wM4k0ZrS7yq1Q9m",
+                 *         "changes": [
+                 *           "price",
+                 *           "status"
+                 *         ],
+                 *         "price": 1890000,
+                 *         "previous_price": 1995000,
+                 *         "status": 4,
+                 *         "previous_status": 3
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "unit.changed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The unit’s id. */
+                        id: number;
+                        /** @description Its project. */
+                        project_id: number;
+                        /**
+                         * Format: date-time
+                         * @description When the change was committed (its transaction’s time, UTC), as in GET /changes.
+                         */
+                        changed_at: string;
+                        /**
+                         * Format: int64
+                         * @description The catalogue version the change made (as in GET /health and GET /changes).
+                         */
+                        catalogue_version: number;
+                        /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
+                        cursor: string;
+                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds). */
+                        changes: ("price" | "status" | "availability")[];
+                        /** @description The price now, in the key’s prices (null: no price). */
+                        price: number | null;
+                        /** @description With `price` in `changes`: the price before, in the key’s prices. */
+                        previous_price?: number | null;
+                        /** @description The status now: 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
+                        status: number;
+                        /** @description With `status` in `changes`: the status before. */
+                        previous_status?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookUnitRemoved: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "unit.removed",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "id": 101,
+                 *         "project_id": 1,
+                 *         "changed_at": "2026-11-25T09:30:00.000Z",
+                 *         "catalogue_version": 43,
+                 *         "cursor": "eyJ2IjoxLCJrZXkiOjcsInB2Ijo1LCJhdCI6NDIsInJhbmsiOjIsImlkIjowLCJ0aHJvdWdoIjo0Mn0.Jc8GQ9r1v0aWl3sT"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "unit.removed";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The unit’s id. */
+                        id: number;
+                        /** @description The project it belonged to. */
+                        project_id: number;
+                        /**
+                         * Format: date-time
+                         * @description When the change was committed (its transaction’s time, UTC), as in GET /changes.
+                         */
+                        changed_at: string;
+                        /**
+                         * Format: int64
+                         * @description The catalogue version the change made (as in GET /health and GET /changes).
+                         */
+                        catalogue_version: number;
+                        /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
+                        cursor: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookApplicationCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "application.created",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "api_key_id": 7,
+                 *         "client_id": 5012,
+                 *         "client_created": true,
+                 *         "opportunity_id": 8120,
+                 *         "offer_id": 9311,
+                 *         "offer_uuid": "1b4e28ba-2fa1-41d2-883f-0016d3cca427",
+                 *         "unit_id": 101,
+                 *         "project_id": 1,
+                 *         "price": 1890000,
+                 *         "currency": "AED",
+                 *         "created_at": "2026-11-25T09:31:12.000Z"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "application.created";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The key the application was sent with (any key of the agency). */
+                        api_key_id: number;
+                        /** @description The CRM client (found or created). Absent for endpoints of keys with private applications. */
+                        client_id?: number;
+                        /** @description True when the application created the client. Absent for endpoints of keys with private applications. */
+                        client_created?: boolean;
+                        /** @description The opportunity created on the board. */
+                        opportunity_id: number;
+                        /** @description The draft offer. */
+                        offer_id: number;
+                        /**
+                         * Format: uuid
+                         * @description The offer’s public identifier.
+                         */
+                        offer_uuid: string;
+                        /** @description The unit applied for. */
+                        unit_id: number;
+                        /** @description Its project. */
+                        project_id: number;
+                        /** @description The offer’s price: the unit’s price in the prices of the key the application was sent with. */
+                        price: number | null;
+                        /** @description The offer’s currency. */
+                        currency: string;
+                        /**
+                         * Format: date-time
+                         * @description When the application was recorded.
+                         */
+                        created_at: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id (`msg_…`): the same on every retry and redelivery of one message. Use it to drop duplicates (delivery is at least once). */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in seconds since the Unix epoch. Refuse messages more than 5 minutes off (replays). */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed with the base64-decoded part of the endpoint’s `whsec_` secret. Space-separated when several secrets sign (24 h after a rotation): accept the message when any of them matches. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "ping",
+                 *       "timestamp": "2026-11-25T09:30:00.000Z",
+                 *       "data": {
+                 *         "endpoint_id": 3,
+                 *         "message": "ping from the Catalogue API"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The event type.
+                     * @constant
+                     */
+                    type: "ping";
+                    /**
+                     * Format: date-time
+                     * @description When the event happened (UTC).
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description The endpoint tested. */
+                        endpoint_id: number;
+                        /** @description A fixed text; answer 2xx. */
+                        message: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: received. Answer within 10 s; do the work after answering. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

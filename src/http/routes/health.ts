@@ -4,6 +4,19 @@ import type { AppDeps } from '../deps.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
 import { ErrorEnvelope, ok, Success } from '../../contract/schemas/envelope.js';
+import { createQueueProbe } from '../../webhooks/queue-probe.js';
+
+const WebhookQueue = Type.Object(
+  {
+    pending: Type.Integer({ minimum: 0, description: 'Deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry.' }),
+    oldest_pending_age_s: Type.Union([Type.Number({ minimum: 0 }), Type.Null()], {
+      description: 'Seconds since the oldest of them was queued (null: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER).',
+    }),
+    held: Type.Integer({ minimum: 0, description: 'Deliveries kept for disabled endpoints; sent once the endpoint is enabled again.' }),
+    as_of: Type.String({ format: 'date-time', description: 'When these figures were read: earlier than the request while the embedded database is busy with a long transaction.' }),
+  },
+  { description: 'The webhook delivery queue, shared by every API process of the deployment.' },
+);
 
 const ReplicaHealth = Type.Object({
   name: Type.String({ description: 'host:port/database of the replica (from `DATABASE_READ_URL`, without credentials).' }),
@@ -48,10 +61,12 @@ const Health = Type.Object({
         'catalogue); meanwhile searches wait for it, up to 5 s, so that they agree with the detail endpoints.',
     },
   ),
+  webhooks: Type.Optional(WebhookQueue),
   replicas: Type.Optional(Type.Array(ReplicaHealth, { description: 'Only with `DATABASE_READ_URL`: each read replica, in configuration order, as of the last poll (every second).' })),
 });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  const webhookQueue = createQueueProbe(deps.database.primary);
   app.get(
     '/health',
     {
@@ -67,7 +82,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
           'Also shows the catalogue version served. ' +
           'With read replicas (`DATABASE_READ_URL`) the body lists each replica\u2019s state and lag; a lagging or unreachable replica ' +
           'is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is ' +
-          '200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back.',
+          '200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back. ' +
+          '`webhooks` shows the delivery queue: its depth and the age of its oldest pending delivery.',
         security: [],
         response: {
           200: Success(Health, 'The database (or, read-only, a replica) answers.'),
@@ -83,6 +99,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
       if (!primaryUp && !replicas?.some((replica) => replica.state === 'up')) throw unavailable(messages.databaseDown);
       const changes = deps.changes;
       const snapshot = deps.search.current();
+      const webhooks = primaryUp ? await webhookQueue() : undefined;
       return ok({
         database: primaryUp ? ('up' as const) : ('read-only' as const),
         driver: database.driver,
@@ -91,6 +108,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
           change_signal: changes.listening ? ('listening' as const) : ('reconnecting' as const),
         }),
         search: { catalogue_version: snapshot.catalogueVersion, built_at: snapshot.builtAt.toISOString(), build_ms: Math.round(snapshot.buildMs) },
+        ...(webhooks && { webhooks }),
         ...(replicas && { replicas }),
       });
     },

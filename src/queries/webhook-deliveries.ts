@@ -1,0 +1,217 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, WebhookDeliveryState } from '../db/schema.js';
+import { newMessageId } from '../webhooks/signing.js';
+
+/*
+ * The delivery queue, in the database so that every API process shares it and nothing is lost with a
+ * process. A worker claims due deliveries with FOR UPDATE SKIP LOCKED (concurrent claimers take
+ * different rows, on PostgreSQL and PGlite alike) and, in the same statement, moves their
+ * next_attempt_at past the attempt's timeout: that is the lease. If the process dies mid-attempt, the
+ * delivery becomes due again when the lease ends and another process (or this one restarted)
+ * delivers it: at least once. An outcome is written only by the claim that made the attempt
+ * (`attempts` matches), except a success, which always counts.
+ */
+
+export interface ClaimedDelivery {
+  id: number;
+  message_id: string;
+  endpoint_id: number;
+  event_type: string;
+  attempts: number;
+  /** Milliseconds since the delivery was queued (database clock), when claimed. */
+  age_ms: number;
+  body: string;
+  url: string;
+  /** Current secret first; the previous one while its 24 h last. */
+  secrets: string[];
+}
+
+interface ClaimRow extends Omit<ClaimedDelivery, 'secrets'> {
+  secret: string;
+  previous_secret: string | null;
+}
+
+const toClaimed = ({ secret, previous_secret, ...row }: ClaimRow): ClaimedDelivery => ({
+  ...row,
+  id: Number(row.id),
+  age_ms: Number(row.age_ms),
+  secrets: previous_secret ? [secret, previous_secret] : [secret],
+});
+
+const claimedColumns = sql`c.id, c.message_id, c.endpoint_id, m.event_type, c.attempts, extract(epoch FROM now() - c.created_at) * 1000 AS age_ms, m.body, e.url, e.secret,
+       CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret`;
+
+/** Claims up to `limit` due deliveries of enabled endpoints for `leaseMs`. */
+export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const { rows } = await sql<ClaimRow>`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND e.enabled
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT ${limit}::int
+       FOR UPDATE OF d SKIP LOCKED
+    ), c AS (
+      UPDATE webhook_deliveries d
+         SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs}::int * interval '1 millisecond'
+        FROM due WHERE d.id = due.id
+      RETURNING d.*
+    )
+    SELECT ${claimedColumns}
+      FROM c JOIN webhook_messages m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id
+     ORDER BY c.id`.execute(db);
+  return rows.map(toClaimed);
+}
+
+/** Queues a `ping` for the endpoint, already claimed by the caller (who attempts it at once). */
+export async function queueClaimedPing(db: Kysely<DB>, endpointId: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  const id = newMessageId();
+  const body = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: { endpoint_id: endpointId, message: 'ping from the Catalogue API' } });
+  const { rows } = await sql<ClaimRow>`
+    WITH m AS (
+      INSERT INTO webhook_messages (id, endpoint_id, event_type, body)
+      SELECT ${id}, id, 'ping', ${body} FROM webhook_endpoints WHERE id = ${endpointId}
+      RETURNING *
+    ), c AS (
+      INSERT INTO webhook_deliveries (message_id, endpoint_id, attempts, last_attempt_at, next_attempt_at)
+      SELECT m.id, m.endpoint_id, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond' FROM m
+      RETURNING *
+    )
+    SELECT ${claimedColumns}
+      FROM c JOIN m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
+  return rows[0] && toClaimed(rows[0]);
+}
+
+export type AttemptRecord =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'retry'; status: number | null; error: string | null; delayMs: number }
+  /** Given up (410, or retried for the whole window): the delivery fails and the endpoint is disabled. */
+  | { kind: 'failed'; status: number | null; error: string | null; disableReason: string };
+
+export async function recordAttempt(db: Kysely<DB>, delivery: Pick<ClaimedDelivery, 'id' | 'attempts' | 'endpoint_id'>, outcome: AttemptRecord): Promise<void> {
+  if (outcome.kind === 'delivered') {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'delivered', completed_at: sql`now()`, last_status: outcome.status, last_error: null })
+      .where('id', '=', delivery.id)
+      .where('state', '=', 'pending')
+      .execute();
+    return;
+  }
+  if (outcome.kind === 'retry') {
+    await db
+      .updateTable('webhook_deliveries')
+      .where('id', '=', delivery.id)
+      .where('attempts', '=', delivery.attempts)
+      .where('state', '=', 'pending')
+      .set({ last_status: outcome.status, last_error: outcome.error, next_attempt_at: sql`now() + ${Math.round(outcome.delayMs)}::int * interval '1 millisecond'` })
+      .execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    const failed = await trx
+      .updateTable('webhook_deliveries')
+      .where('id', '=', delivery.id)
+      .where('attempts', '=', delivery.attempts)
+      .where('state', '=', 'pending')
+      .set({ state: 'failed', completed_at: sql`now()`, last_status: outcome.status, last_error: outcome.error })
+      .executeTakeFirst();
+    if (Number(failed.numUpdatedRows) === 0) return;
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ enabled: false, disabled_reason: outcome.disableReason, updated_at: sql`now()` })
+      .where('id', '=', delivery.endpoint_id)
+      .where('enabled', '=', true)
+      .execute();
+  });
+}
+
+/** When the next delivery of an enabled endpoint falls due (null: none pending). */
+export async function nextDueAt(db: Kysely<DB>): Promise<number | null> {
+  const { rows } = await sql<{ due_in_ms: number | null }>`
+    SELECT extract(epoch FROM min(d.next_attempt_at) - now()) * 1000 AS due_in_ms
+      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+     WHERE d.state = 'pending' AND e.enabled`.execute(db);
+  const due = rows[0]?.due_in_ms;
+  return due === null || due === undefined ? null : Number(due);
+}
+
+export interface QueueStats {
+  /** Deliveries waiting for an enabled endpoint (due now, retrying later, or being attempted). */
+  pending: number;
+  /** Seconds since the oldest of them was queued; null when none. */
+  oldest_pending_age_s: number | null;
+  /** Deliveries kept for endpoints that are disabled (sent once re-enabled). */
+  held: number;
+}
+
+export async function queueStats(db: Kysely<DB>): Promise<QueueStats> {
+  const { rows } = await sql<{ pending: number; held: number; oldest: number | null }>`
+    SELECT count(*) FILTER (WHERE e.enabled) AS pending, count(*) FILTER (WHERE NOT e.enabled) AS held,
+           extract(epoch FROM now() - min(d.created_at) FILTER (WHERE e.enabled)) AS oldest
+      FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+     WHERE d.state = 'pending'`.execute(db);
+  const row = rows[0];
+  return { pending: Number(row.pending), held: Number(row.held), oldest_pending_age_s: row.oldest === null ? null : Math.round(Number(row.oldest) * 10) / 10 };
+}
+
+export const LOG_RETENTION_DAYS = 30;
+
+/** Drops messages (with their deliveries) older than the retention, unless one is still pending. */
+export async function pruneDeliveryLog(db: Kysely<DB>): Promise<number> {
+  const result = await sql`
+    DELETE FROM webhook_messages m
+     WHERE m.created_at < now() - ${LOG_RETENTION_DAYS}::int * interval '1 day'
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.state = 'pending')`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+export interface DeliveryListing {
+  id: number;
+  message_id: string;
+  event_type: string;
+  state: WebhookDeliveryState;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  next_attempt_at: string;
+  completed_at: string | null;
+}
+
+export async function listDeliveries(db: Kysely<DB>, endpointId: number, options: { since?: string; failed?: boolean; limit?: number }): Promise<DeliveryListing[]> {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_messages as m', 'm.id', 'd.message_id')
+    .where('d.endpoint_id', '=', endpointId)
+    .select(['d.id', 'd.message_id', 'm.event_type', 'd.state', 'd.attempts', 'd.last_status', 'd.last_error', 'd.created_at', 'd.last_attempt_at', 'd.next_attempt_at', 'd.completed_at'])
+    .orderBy('d.id')
+    .limit(options.limit ?? 1000);
+  if (options.since) query = query.where('d.created_at', '>=', options.since);
+  if (options.failed) query = query.where((eb) => eb.or([eb('d.state', '=', 'failed'), eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)])]));
+  return (await query.execute()).map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/**
+ * A new delivery of the message of delivery `deliveryId` (same webhook-id and body), due now; undefined
+ * when there is no such delivery.
+ */
+export async function redeliverOne(db: Kysely<DB>, deliveryId: number): Promise<{ id: number; endpoint_id: number; message_id: string } | undefined> {
+  const { rows } = await sql<{ id: number; endpoint_id: number; message_id: string }>`
+    INSERT INTO webhook_deliveries (message_id, endpoint_id)
+    SELECT d.message_id, d.endpoint_id FROM webhook_deliveries d
+     WHERE d.id = ${deliveryId}
+    RETURNING id, endpoint_id, message_id`.execute(db);
+  return rows[0] && { ...rows[0], id: Number(rows[0].id) };
+}
+
+/** New deliveries, due now, of every message of the endpoint queued at or after `since`, except those still pending. */
+export async function redeliverSince(db: Kysely<DB>, endpointId: number, since: string): Promise<number> {
+  const result = await sql`
+    INSERT INTO webhook_deliveries (message_id, endpoint_id)
+    SELECT m.id, m.endpoint_id FROM webhook_messages m
+     WHERE m.endpoint_id = ${endpointId} AND m.created_at >= ${since}::timestamptz
+       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.message_id = m.id AND d.state = 'pending')
+     ORDER BY m.created_at, m.id`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
