@@ -215,7 +215,7 @@ describe.each(drivers)('GET /changes (%s)', (driver) => {
     const late = new Mirror(get);
     await late.follow(1);
     await expectMirrored(late);
-  });
+  }, 240_000); // a dozen imports in turn: over a minute on a loaded 2-core machine
 
   it('sees writes that bypass the importer: manual SQL, hard deletes', async () => {
     const mirror = new Mirror(get);
