@@ -63,3 +63,147 @@ type Degrees = Expression<number | null> | RawBuilder<number | null> | RawBuilde
 export function haversineSql(lat1: Degrees, lng1: Degrees, lat2: Degrees, lng2: Degrees): RawBuilder<number> {
   return sql<number>`${sql.join(haversineParts(lat1, lng1, lat2, lng2).map((part) => (typeof part === 'string' ? sql.raw(part) : part)), sql.raw(''))}`;
 }
+
+/*
+ * The map filters, in one place: a viewport box (`bbox`) and a polygon (`polygon`), both in longitude /
+ * latitude degrees, GeoJSON order. Shapes live in the plane of those degrees (an edge is the straight
+ * line between its vertices on an equirectangular map, not a great circle: the same as GeoJSON's
+ * coordinates read by Typesense, Meilisearch or a map drawing tool), and do not cross the antimeridian.
+ *
+ * Boundaries are inside: a project exactly on a box side or corner, or on a polygon's edge or vertex,
+ * matches. "Exactly" is decided in double-precision arithmetic, the same operations in the same order
+ * in JavaScript (the in-memory search) and in SQL (the reference of GET /projects): a vertex, and any
+ * point of a horizontal or vertical edge, is exact; for a slanted edge a point counts as on it when
+ * the cross product (x2 − x1)(py − y1) − (y2 − y1)(px − x1) is 0 in doubles. Inside a polygon is the
+ * even-odd rule (a ray to the east crosses the boundary an odd number of times; the half-open rule
+ * y1 > py ≠ y2 > py counts each vertex once). Simple polygons only (no self-intersection), where
+ * even-odd and non-zero winding agree. Projects without coordinates never match.
+ */
+
+/** A longitude/latitude box, edges included; west <= east (no antimeridian crossing). */
+export interface LngLatBox {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/** A simple polygon: vertex i is (xs[i], ys[i]) = (lng, lat), not closed (the last joins the first). */
+export interface LngLatPolygon {
+  xs: number[];
+  ys: number[];
+  /** Its bounding box: a cheap pre-test, the polygon decides. */
+  box: LngLatBox;
+}
+
+export function inBox(lng: number, lat: number, box: LngLatBox): boolean {
+  return lng >= box.west && lng <= box.east && lat >= box.south && lat <= box.north;
+}
+
+/** The same test as inBox in SQL (NULL coordinates: not true). */
+export function inBoxSql(lng: Degrees, lat: Degrees, box: LngLatBox): RawBuilder<boolean> {
+  return sql<boolean>`(${lng} BETWEEN ${box.west}::float8 AND ${box.east}::float8 AND ${lat} BETWEEN ${box.south}::float8 AND ${box.north}::float8)`;
+}
+
+/** Even-odd point in polygon, boundary inside (see above); pointInPolygonSql is the same in SQL. */
+export function pointInPolygon(px: number, py: number, polygon: LngLatPolygon): boolean {
+  const { xs, ys } = polygon;
+  let inside = false;
+  for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) {
+    const x1 = xs[j];
+    const y1 = ys[j];
+    const x2 = xs[i];
+    const y2 = ys[i];
+    if (
+      Math.min(x1, x2) <= px && px <= Math.max(x1, x2) && Math.min(y1, y2) <= py && py <= Math.max(y1, y2) &&
+      (x2 - x1) * (py - y1) === (y2 - y1) * (px - x1)
+    ) {
+      return true;
+    }
+    if (y1 > py !== y2 > py && px < ((x2 - x1) * (py - y1)) / (y2 - y1) + x1) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * pointInPolygon in SQL, over the polygon's edges (x1, y1) -> (x2, y2) unnested from four float8
+ * arrays; the same comparisons and arithmetic in the same order. CASE guards the division: SQL does
+ * not promise to skip the right side of an AND.
+ */
+export function pointInPolygonSql(px: Degrees, py: Degrees, polygon: LngLatPolygon): RawBuilder<boolean> {
+  const { xs, ys } = polygon;
+  const next = (values: number[]) => [...values.slice(1), values[0]];
+  const array = (values: number[]) => sql`${`{${values.map(String).join(',')}}`}::float8[]`;
+  return sql<boolean>`coalesce((SELECT bool_or(
+      least(x1, x2) <= ${px} AND ${px} <= greatest(x1, x2) AND least(y1, y2) <= ${py} AND ${py} <= greatest(y1, y2)
+      AND (x2 - x1) * (${py} - y1) = (y2 - y1) * (${px} - x1)
+    ) OR count(*) FILTER (WHERE CASE WHEN (y1 > ${py}) <> (y2 > ${py}) THEN ${px} < (x2 - x1) * (${py} - y1) / (y2 - y1) + x1 ELSE false END) % 2 = 1
+    FROM unnest(${array(xs)}, ${array(ys)}, ${array(next(xs))}, ${array(next(ys))}) AS e(x1, y1, x2, y2)), false)`;
+}
+
+/** Orientation of (a, b, c): > 0 counter-clockwise, < 0 clockwise, 0 collinear (in doubles). */
+function orientation(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/** c lies within the bounding box of segment a-b (with orientation 0: on the segment). */
+function withinSegmentBox(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
+  return Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
+}
+
+/** Segments a-b and c-d share a point (touching included). */
+function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
+  const o1 = Math.sign(orientation(ax, ay, bx, by, cx, cy));
+  const o2 = Math.sign(orientation(ax, ay, bx, by, dx, dy));
+  const o3 = Math.sign(orientation(cx, cy, dx, dy, ax, ay));
+  const o4 = Math.sign(orientation(cx, cy, dx, dy, bx, by));
+  if (o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0) return true;
+  return (
+    (o1 === 0 && withinSegmentBox(ax, ay, bx, by, cx, cy)) ||
+    (o2 === 0 && withinSegmentBox(ax, ay, bx, by, dx, dy)) ||
+    (o3 === 0 && withinSegmentBox(cx, cy, dx, dy, ax, ay)) ||
+    (o4 === 0 && withinSegmentBox(cx, cy, dx, dy, bx, by))
+  );
+}
+
+/**
+ * Why the ring is not a simple polygon, or undefined when it is: two edges that are not neighbours
+ * meet (cross or touch), or two neighbours fold back onto each other. Edges are swept by their west
+ * end ("sort and prune"): only pairs whose boxes overlap are tested, so a drawn shape costs about
+ * n log n, and the worst case (every box overlapping) is the n² pairs of 1,000 vertices.
+ */
+export function selfIntersection(xs: number[], ys: number[]): string | undefined {
+  const n = xs.length;
+  const next = (i: number) => (i + 1 === n ? 0 : i + 1);
+  const edges = Array.from({ length: n }, (_, i) => i).sort((a, b) => Math.min(xs[a], xs[next(a)]) - Math.min(xs[b], xs[next(b)]));
+  for (let k = 0; k < n; k++) {
+    const a = edges[k];
+    const a2 = next(a);
+    const aEast = Math.max(xs[a], xs[a2]);
+    const aSouth = Math.min(ys[a], ys[a2]);
+    const aNorth = Math.max(ys[a], ys[a2]);
+    for (let m = k + 1; m < n; m++) {
+      const b = edges[m];
+      const b2 = next(b);
+      if (Math.min(xs[b], xs[b2]) > aEast) break;
+      if (Math.max(ys[b], ys[b2]) < aSouth || Math.min(ys[b], ys[b2]) > aNorth) continue;
+      const [i, j] = a < b ? [a, b] : [b, a];
+      const i2 = next(i);
+      const j2 = next(j);
+      if (j === i + 1 || j2 === i) {
+        // They share vertex s (o and f are their other ends) and overlap only when they leave it collinear
+        // and in the same direction (a spike folding back on itself).
+        const [s, o, f] = j === i + 1 ? [i2, i, j2] : [i, i2, j];
+        const [sx, sy, ox, oy, fx, fy] = [xs[s], ys[s], xs[o], ys[o], xs[f], ys[f]];
+        if (orientation(sx, sy, ox, oy, fx, fy) === 0 && (ox - sx) * (fx - sx) + (oy - sy) * (fy - sy) > 0) return `edges ${i + 1} and ${j + 1} overlap`;
+        continue;
+      }
+      if (segmentsMeet(xs[i], ys[i], xs[i2], ys[i2], xs[j], ys[j], xs[j2], ys[j2])) return `edges ${i + 1} and ${j + 1} cross or touch`;
+    }
+  }
+  return undefined;
+}
+
+export function boxOf(xs: number[], ys: number[]): LngLatBox {
+  return { west: Math.min(...xs), south: Math.min(...ys), east: Math.max(...xs), north: Math.max(...ys) };
+}

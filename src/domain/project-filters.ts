@@ -1,5 +1,5 @@
 import type { FacilityCategory } from './catalogue-codes.js';
-import { boundingBox, type GeoBox } from './geo.js';
+import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatPolygon } from './geo.js';
 
 /*
  * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
@@ -46,6 +46,8 @@ export interface ProjectsQueryInput {
   lat?: number;
   lng?: number;
   radius_km?: number;
+  bbox?: string;
+  polygon?: string;
   near_airport?: boolean;
   near_education?: boolean;
   near_employment?: boolean;
@@ -109,6 +111,10 @@ export interface ProjectFilters {
   paymentMinAfterHandover?: number;
   paymentOnlyPostHandover?: boolean;
   geo?: GeoFilter;
+  /** `bbox`: the project's coordinates within the box, edges included (src/domain/geo.ts). */
+  bbox?: LngLatBox;
+  /** `polygon`: the project's coordinates inside the polygon or on its boundary (src/domain/geo.ts). */
+  polygon?: LngLatPolygon;
   nearCategories: FacilityCategory[];
   featureIds?: number[];
   /** Undefined when no unit-level parameter was given (no EXISTS over units at all then). */
@@ -295,6 +301,75 @@ function flushTiny(degrees: number): number {
   return Math.abs(degrees) < 1e-9 ? 0 : degrees;
 }
 
+/** The most vertices `polygon` takes (the closing repeat of the first not counted). */
+export const MAX_POLYGON_VERTICES = 1000;
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+/** `55.1, 25.2,...` -> [55.1, 25.2, ...]: decimal numbers only (no hex, no Infinity, no blanks). */
+function numberList(parameter: string, raw: string, describe: string): number[] {
+  return raw.split(',').map((part) => {
+    const text = part.trim();
+    const value = Number(text);
+    if (!DECIMAL.test(text) || !Number.isFinite(value)) throw new FilterError(parameter, `${parameter} must be ${describe}; "${text.slice(0, 40)}" is not a number`);
+    return value;
+  });
+}
+
+function checkLngLat(parameter: string, lng: number, lat: number, what: string): void {
+  if (lng < -180 || lng > 180) throw new FilterError(parameter, `${parameter}: ${what} longitude ${lng} is not between -180 and 180`);
+  if (lat < -90 || lat > 90) throw new FilterError(parameter, `${parameter}: ${what} latitude ${lat} is not between -90 and 90`);
+}
+
+const BBOX_FORMAT = 'four comma-separated numbers west,south,east,north (degrees, GeoJSON order)';
+
+/** `bbox=west,south,east,north`; west <= east (a box across the antimeridian is two searches) and south <= north. */
+export function parseBbox(raw: string): LngLatBox {
+  const values = numberList('bbox', raw, BBOX_FORMAT);
+  if (values.length !== 4) throw new FilterError('bbox', `bbox must be ${BBOX_FORMAT}; got ${values.length} numbers`);
+  const [west, south, east, north] = values;
+  checkLngLat('bbox', west, south, 'the south-west corner\u2019s');
+  checkLngLat('bbox', east, north, 'the north-east corner\u2019s');
+  if (west > east) throw new FilterError('bbox', 'bbox: west must not be greater than east (boxes across the antimeridian are not supported)');
+  if (south > north) throw new FilterError('bbox', 'bbox: south must not be greater than north');
+  return { west, south, east, north };
+}
+
+const POLYGON_FORMAT = 'a comma-separated list lng,lat,lng,lat,... of at least 3 vertices (degrees, GeoJSON order)';
+
+/**
+ * `polygon=lng,lat,lng,lat,...`: one ring, its vertices in order (either direction), closed or not (a
+ * last vertex equal to the first is dropped), repeated consecutive vertices dropped. At most
+ * MAX_POLYGON_VERTICES vertices, at least 3 distinct, a simple polygon (no edge crosses or touches
+ * another) of non-zero area.
+ */
+export function parsePolygon(raw: string): LngLatPolygon {
+  const values = numberList('polygon', raw, POLYGON_FORMAT);
+  if (values.length % 2 !== 0) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got an odd count of numbers (${values.length})`);
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let k = 0; k < values.length; k += 2) {
+    const [lng, lat] = [flushTiny(values[k]), flushTiny(values[k + 1])];
+    checkLngLat('polygon', lng, lat, `vertex ${k / 2 + 1}\u2019s`);
+    if (xs.length > 0 && xs[xs.length - 1] === lng && ys[ys.length - 1] === lat) continue;
+    xs.push(lng);
+    ys.push(lat);
+  }
+  if (xs.length > 1 && xs[0] === xs[xs.length - 1] && ys[0] === ys[ys.length - 1]) {
+    xs.pop();
+    ys.pop();
+  }
+  if (xs.length > MAX_POLYGON_VERTICES) throw new FilterError('polygon', `polygon has ${xs.length} vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
+  if (xs.length < 3) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got ${xs.length} distinct vertices`);
+  const crossing = selfIntersection(xs, ys);
+  if (crossing) throw new FilterError('polygon', `polygon must not intersect itself: ${crossing}`);
+  let twiceArea = 0;
+  for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) twiceArea += xs[j] * ys[i] - xs[i] * ys[j];
+  // A simple ring of zero area has every vertex on one line.
+  if (twiceArea === 0) throw new FilterError('polygon', 'polygon has no area (its vertices are collinear)');
+  return { xs, ys, box: boxOf(xs, ys) };
+}
+
 function percent(parameter: string, value: number | undefined): number | undefined {
   if (finite(parameter, value) === undefined) return undefined;
   if (value! < 0 || value! > 100) throw new FilterError(parameter, `${parameter} must be between 0 and 100`);
@@ -352,6 +427,8 @@ export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
     paymentMinAfterHandover: percent('payment_min_after_handover', query.payment_min_after_handover),
     paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
     geo: geo(query),
+    bbox: query.bbox === undefined ? undefined : parseBbox(query.bbox),
+    polygon: query.polygon === undefined ? undefined : parsePolygon(query.polygon),
     nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
       .filter((name) => query[name] === true)
       .map((name) => NEAR_PARAMETERS[name]),

@@ -377,6 +377,8 @@ export const operationExamples: Record<string, OperationExamples> = {
       lat: 25.0805,
       lng: 55.1403,
       radius_km: 5,
+      bbox: '55.12,25.06,55.16,25.10',
+      polygon: '55.128,25.072,55.146,25.068,55.152,25.086,55.134,25.094',
       near_airport: false,
       near_education: true,
       near_employment: false,

@@ -1,5 +1,5 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
-import { haversineM } from '../domain/geo.js';
+import { haversineM, inBox, pointInPolygon } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
@@ -186,6 +186,15 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
       if (hasLngBox && !(plng >= box.minLng! && plng <= box.maxLng!)) return false;
       return haversineM(lat, lng, plat, plng) <= radiusM;
     });
+  }
+  if (filters.bbox) {
+    const box = filters.bbox;
+    // NaN (no coordinates) fails every comparison: never inside.
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], box));
+  }
+  if (filters.polygon) {
+    const polygon = filters.polygon;
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && pointInPolygon(p.longitude[i], p.latitude[i], polygon));
   }
   for (const category of filters.nearCategories) {
     const nearest = p.nearest[category];

@@ -1872,6 +1872,16 @@ export interface operations {
                  */
                 radius_km?: number;
                 /**
+                 * @description Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter (including `lat`/`lng`/`radius_km` and `polygon`) by AND.
+                 * @example 55.12,25.06,55.16,25.10
+                 */
+                bbox?: string;
+                /**
+                 * @description A drawn area: its vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3 and at most 1000, in either direction; closing the ring (repeating the first vertex last) is optional. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside (even-odd rule) or exactly on an edge or vertex. The polygon must be simple (no edge crossing or touching another) with a non-zero area, else 400. Holes and multi-polygons are not supported yet. Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.
+                 * @example 55.128,25.072,55.146,25.068,55.152,25.086,55.134,25.094
+                 */
+                polygon?: string;
+                /**
                  * @description `true`: only projects with a linked airports and ports facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
                  * @example false
                  */

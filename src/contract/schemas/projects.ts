@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { EARTH_RADIUS_M } from '../../domain/geo.js';
-import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
+import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_POLYGON_VERTICES, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
 
@@ -140,6 +140,27 @@ export const ProjectsQuery = Type.Object(
       Type.Number({
         exclusiveMinimum: 0,
         description: `Search radius, km: great-circle (haversine, Earth radius ${EARTH_RADIUS_M} m) distance from the centre to the project\u2019s coordinates, inclusive. Projects without coordinates never match.`,
+      }),
+    ),
+    bbox: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description:
+          'Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). ' +
+          'Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box ' +
+          'across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter ' +
+          '(including `lat`/`lng`/`radius_km` and `polygon`) by AND.',
+      }),
+    ),
+    polygon: Type.Optional(
+      Type.String({
+        description:
+          'A drawn area: its vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3 and at most ' +
+          `${MAX_POLYGON_VERTICES}, in either direction; closing the ring (repeating the first vertex last) is optional. Edges are ` +
+          'straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose ' +
+          'coordinates lie inside (even-odd rule) or exactly on an edge or vertex. The polygon must be simple (no edge crossing or ' +
+          'touching another) with a non-zero area, else 400. Holes and multi-polygons are not supported yet. Note that the whole ' +
+          'request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.',
       }),
     ),
     near_airport: Type.Optional(near('airports and ports')),

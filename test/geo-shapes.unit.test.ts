@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import { inBox, pointInPolygon, selfIntersection, type LngLatPolygon } from '../src/domain/geo.js';
+import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon, parseProjectsQuery } from '../src/domain/project-filters.js';
+
+const polygon = (text: string): LngLatPolygon => parsePolygon(text);
+
+function rejected(parse: () => unknown): FilterError {
+  try {
+    parse();
+  } catch (error) {
+    if (error instanceof FilterError) return error;
+    throw error;
+  }
+  throw new Error('expected a FilterError');
+}
+
+describe('bbox', () => {
+  it('parses west,south,east,north; edges and corners are inside', () => {
+    const box = parseBbox(' 55.1, 25.1 ,55.2,25.2');
+    expect(box).toEqual({ west: 55.1, south: 25.1, east: 55.2, north: 25.2 });
+    for (const [lng, lat] of [[55.1, 25.1], [55.2, 25.2], [55.15, 25.1], [55.1, 25.15], [55.15, 25.15]]) expect(inBox(lng, lat, box), `${lng},${lat}`).toBe(true);
+    for (const [lng, lat] of [[55.09999999, 25.15], [55.2000001, 25.15], [55.15, 25.0999], [55.15, 25.2001], [NaN, 25.15]]) expect(inBox(lng, lat, box), `${lng},${lat}`).toBe(false);
+    expect(parseBbox('1,2,1,2'), 'a point is a box').toEqual({ west: 1, south: 2, east: 1, north: 2 });
+  });
+
+  it.each([
+    ['55.1,25.1,55.2', 'got 3 numbers'],
+    ['55.1,25.1,55.2,25.2,1', 'got 5 numbers'],
+    ['55.1,25.1,east,25.2', 'is not a number'],
+    ['55.1,,55.2,25.2', 'is not a number'],
+    ['0x10,25.1,55.2,25.2', 'is not a number'],
+    ['Infinity,25.1,55.2,25.2', 'is not a number'],
+    ['1e999,25.1,55.2,25.2', 'is not a number'],
+    ['-180.5,25.1,55.2,25.2', 'longitude -180.5 is not between -180 and 180'],
+    ['55.1,-91,55.2,25.2', 'latitude -91 is not between -90 and 90'],
+    ['55.1,25.1,55.2,90.5', 'latitude 90.5 is not between -90 and 90'],
+    ['55.2,25.1,55.1,25.2', 'west must not be greater than east'],
+    ['55.1,25.2,55.2,25.1', 'south must not be greater than north'],
+  ])('bbox=%s is a 400 naming bbox (%s)', (raw, message) => {
+    const error = rejected(() => parseProjectsQuery({ bbox: raw }));
+    expect(error.parameter).toBe('bbox');
+    expect(error.message).toMatch(/^bbox/);
+    expect(error.message).toContain(message);
+  });
+});
+
+describe('polygon', () => {
+  const square = '0,0,10,0,10,10,0,10';
+  // An L: the notch [5,10]x[5,10] is outside.
+  const ell = '0,0,10,0,10,5,5,5,5,10,0,10';
+
+  it('even-odd inside, boundary (edges and vertices) inside, either direction, closed or not', () => {
+    for (const text of [square, '0,10,10,10,10,0,0,0', `${square},0,0`]) {
+      const shape = polygon(text);
+      expect(shape.xs.length, text).toBe(4);
+      for (const [x, y] of [[5, 5], [0, 0], [10, 10], [0, 5], [5, 0], [10, 5], [5, 10], [0.000001, 9.99999]]) expect(pointInPolygon(x, y, shape), `${text}: ${x},${y}`).toBe(true);
+      for (const [x, y] of [[-0.000001, 5], [10.000001, 5], [5, 10.000001], [5, -1e-9], [11, 11], [NaN, 5]]) expect(pointInPolygon(x, y, shape), `${text}: ${x},${y}`).toBe(false);
+    }
+  });
+
+  it('concave: the notch is outside, its edges and reflex vertex inside; a ray through a vertex counts once', () => {
+    const shape = polygon(ell);
+    expect(pointInPolygon(7, 7, shape)).toBe(false);
+    expect(pointInPolygon(2, 7, shape)).toBe(true);
+    expect(pointInPolygon(7, 2, shape)).toBe(true);
+    expect(pointInPolygon(5, 5, shape), 'the reflex vertex').toBe(true);
+    expect(pointInPolygon(7, 5, shape), 'on the notch floor').toBe(true);
+    expect(pointInPolygon(5, 7, shape), 'on the notch wall').toBe(true);
+    // The eastward ray from (2, 5) passes through the vertex (10, 5) and along the notch floor.
+    expect(pointInPolygon(2, 5, shape)).toBe(true);
+    expect(pointInPolygon(-1, 5, shape)).toBe(false);
+    // A diamond: rays through its top and bottom vertices.
+    const diamond = polygon('0,-1,1,0,0,1,-1,0');
+    expect(pointInPolygon(-2, 0, diamond)).toBe(false);
+    expect(pointInPolygon(0, 0, diamond)).toBe(true);
+    expect(pointInPolygon(-5, 1, diamond)).toBe(false);
+  });
+
+  it('a point on a slanted edge whose cross product is exactly 0 in doubles is inside', () => {
+    const triangle = polygon('55,25,56,26,56,25');
+    expect(pointInPolygon(55.5, 25.5, triangle)).toBe(true);
+    expect(pointInPolygon(55.25, 25.25, triangle)).toBe(true);
+    expect(pointInPolygon(55.5, 25.5000001, triangle)).toBe(false);
+  });
+
+  it('drops repeated vertices and the closing one; keeps bounds', () => {
+    const shape = polygon('1,1, 1,1, 3,1, 3,3, 1,1');
+    expect(shape).toEqual({ xs: [1, 3, 3], ys: [1, 1, 3], box: { west: 1, south: 1, east: 3, north: 3 } });
+  });
+
+  it.each([
+    ['0,0,10,0,10', 'odd count'],
+    ['0,0,10,0', 'got 2 distinct vertices'],
+    ['0,0,10,0,0,0', 'got 2 distinct vertices'],
+    // Collinear: the last edge runs back over the others.
+    ['0,0,1,1,2,2', 'must not intersect itself'],
+    ['0,0,a,0,10,10', 'is not a number'],
+    ['0,0,181,0,10,10', 'vertex 2\u2019s longitude 181 is not between -180 and 180'],
+    ['0,0,10,-90.1,10,10', 'vertex 2\u2019s latitude -90.1 is not between -90 and 90'],
+    // A bow tie: edges 1 and 3 cross.
+    ['0,0,10,10,10,0,0,10', 'must not intersect itself: edges 1 and 3 cross or touch'],
+    // A vertex touching a non-adjacent edge (a pinched ring).
+    ['0,0,10,0,5,0,5,5', 'must not intersect itself'],
+    ['0,0,10,0,10,10,5,0,0,10', 'must not intersect itself'],
+    // A spike folding back on its own edge.
+    ['0,0,10,0,5,0.000000001,5,0', 'must not intersect itself'],
+    ['0,0,10,0,10,10,10,5', 'must not intersect itself'],
+  ])('polygon=%s is a 400 naming polygon (%s)', (raw, message) => {
+    const error = rejected(() => parseProjectsQuery({ polygon: raw }));
+    expect(error.parameter).toBe('polygon');
+    expect(error.message).toMatch(/^polygon/);
+    expect(error.message).toContain(message);
+  });
+
+  it(`at most ${MAX_POLYGON_VERTICES} vertices (a circle of 1,000 is accepted, 1,001 is not)`, () => {
+    const circle = (n: number) =>
+      Array.from({ length: n }, (_, k) => `${(55 + 0.1 * Math.cos((2 * Math.PI * k) / n)).toFixed(7)},${(25 + 0.1 * Math.sin((2 * Math.PI * k) / n)).toFixed(7)}`).join(',');
+    const started = performance.now();
+    expect(parsePolygon(circle(MAX_POLYGON_VERTICES)).xs.length).toBe(MAX_POLYGON_VERTICES);
+    expect(performance.now() - started, 'the O(n²) self-intersection check stays cheap').toBeLessThan(500);
+    const error = rejected(() => parsePolygon(circle(MAX_POLYGON_VERTICES + 1)));
+    expect(error.parameter).toBe('polygon');
+    expect(error.message).toContain(`at most ${MAX_POLYGON_VERTICES}`);
+  });
+
+  it('selfIntersection accepts simple rings, convex and concave', () => {
+    expect(selfIntersection([0, 10, 10, 0], [0, 0, 10, 10])).toBeUndefined();
+    expect(selfIntersection([0, 10, 10, 5, 5, 0], [0, 0, 5, 5, 10, 10])).toBeUndefined();
+    expect(selfIntersection([0, 1, 0], [0, 0, 1])).toBeUndefined();
+  });
+});
