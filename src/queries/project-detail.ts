@@ -114,12 +114,17 @@ export interface ProjectDetailRow {
   nearby: NearbyCategoryRow[];
 }
 
+/** Which nearby facilities the detail carries: those closer than the radius (AMENITIEST_RADIUS; every one when undefined). */
+export interface NearbyOptions {
+  amenitiesRadiusM: number | undefined;
+}
+
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
   scope: KeyScope,
   projectId: number,
-  amenitiesRadiusM: number | undefined,
+  nearbyOptions: NearbyOptions | undefined,
 ): Promise<ProjectDetailRow | undefined> {
   const [row] = await projectDetailQuery(db, {
     projectId,
@@ -127,7 +132,8 @@ export async function findProjectDetail(
     contracted_developer_ids: scope.contracted_developer_ids,
   });
   if (!row) return undefined;
-  const nearby = await nearbyFacilitiesQuery(db, { projectId, amenitiesRadiusM: amenitiesRadiusM ?? null });
+  // No nearby options: the block is not asked for (a field selection without it), and not looked up.
+  const nearby = nearbyOptions ? await nearbyFacilitiesQuery(db, { projectId, amenitiesRadiusM: nearbyOptions.amenitiesRadiusM ?? null }) : [];
   return { ...(row as Omit<ProjectDetailRow, 'nearby'>), nearby: nearby as NearbyCategoryRow[] };
 }
 

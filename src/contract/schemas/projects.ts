@@ -3,6 +3,7 @@ import { EARTH_RADIUS_M } from '../../domain/geo.js';
 import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
+import { fieldsParameter } from '../field-selection.js';
 
 export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 
@@ -213,6 +214,12 @@ export const ProjectListItem = Type.Object(
 );
 export type ProjectListItem = Static<typeof ProjectListItem>;
 
+/** The query of GET /projects: the filters, and `fields` to keep only some properties of each item. */
+export const ListProjectsQuery = Type.Object(
+  { ...ProjectsQuery.properties, fields: fieldsParameter(ProjectListItem, 'id,name,logo,price_from') },
+  { additionalProperties: false },
+);
+
 const facetCounts = (value: TSchema, description: string) =>
   Type.Optional(
     Type.Array(
@@ -396,6 +403,12 @@ export const ProjectDetail = Type.Object(
     updated_at: UpdatedAt,
   },
   { description: 'A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities.' },
+);
+
+/** The query of GET /projects/{id}: additions only; without any the full, specified answer. */
+export const ProjectDetailQuery = Type.Object(
+  { fields: fieldsParameter(ProjectDetail, 'name,media,units') },
+  { additionalProperties: false },
 );
 
 // ---------------------------------------------------------------------------------------------------
