@@ -2,6 +2,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACILITY_CATEGORIES } from '../src/domain/catalogue-codes.js';
+import { SUMMARY_FACILITY_FIELDS } from '../src/contract/nearby-facilities.js';
 import { ProjectDetail, ProjectListItem } from '../src/contract/schemas/projects.js';
 import { UnitModel } from '../src/contract/schemas/units.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -135,6 +136,87 @@ describe.each(drivers)('field selection and the lean nearby block (%s)', (driver
     it('an unknown project is still 404 with a valid selection', async () => {
       expect((await get('/projects/999?fields=name')).statusCode).toBe(404);
       expect((await get('/units/999?fields=price')).statusCode).toBe(404);
+    });
+  });
+  describe('nearby_limit and nearby=summary', () => {
+    type Entry = { distance: number; facility: Json };
+    type Block = Record<string, Entry[]>;
+    const nearbyOf = async (query: string) => {
+      const res = await get(`/projects/1?${query}`);
+      expect(res.statusCode, query).toBe(200);
+      return res.json().data.nearby_facilities as Block;
+    };
+    const summaryOf = (entry: Entry) => ({ distance: entry.distance, facility: pick(entry.facility, SUMMARY_FACILITY_FIELDS) });
+
+    it('keeps the nearest N of each category, a prefix of the full block; the rest of the detail unchanged', async () => {
+      const fullRes = (await get('/projects/1')).json().data;
+      const full = fullRes.nearby_facilities as Block;
+      expect(Object.values(full).some((entries) => entries.length > 3)).toBe(true);
+      for (const limit of [1, 2, 3, 5, 1000]) {
+        const res = (await get(`/projects/1?nearby_limit=${limit}`)).json().data;
+        expect(res.nearby_facilities).toEqual(Object.fromEntries(Object.entries(full).map(([category, entries]) => [category, entries.slice(0, limit)])));
+        expect({ ...res, nearby_facilities: null }).toEqual({ ...fullRes, nearby_facilities: null });
+      }
+      // Nearest first: every kept entry is no farther than any left out of its category.
+      const limited = await nearbyOf('nearby_limit=2');
+      for (const [category, entries] of Object.entries(full)) {
+        const kept = Math.max(...limited[category].map((entry) => entry.distance));
+        for (const entry of entries.slice(2)) expect(entry.distance).toBeGreaterThanOrEqual(kept);
+      }
+    });
+
+    it('summary is the projection of the full form, limited or not, and in the full form\u2019s field order', async () => {
+      const full = await nearbyOf('nearby=full');
+      expect(full).toEqual(await nearbyOf(''));
+      for (const limit of [undefined, 2]) {
+        const summary = await nearbyOf(`nearby=summary${limit ? `&nearby_limit=${limit}` : ''}`);
+        expect(summary).toEqual(Object.fromEntries(Object.entries(full).map(([category, entries]) => [category, entries.slice(0, limit).map(summaryOf)])));
+        for (const entries of Object.values(summary)) {
+          for (const entry of entries) expect(Object.keys(entry.facility)).toEqual(['source_id', 'name', 'category', expect.stringMatching(/latitude$/), expect.stringMatching(/longitude$/)]);
+        }
+      }
+      const res = await get('/projects/1?nearby=summary&nearby_limit=3&fields=name,nearby_facilities');
+      expect(res.body).toBe(JSON.stringify(res.json()));
+      expect(res.body.length).toBeLessThan((await get('/projects/1')).body.length / 2);
+    });
+
+    it('answers bad values with 400 naming the parameter', async () => {
+      for (const query of ['nearby_limit=0', 'nearby_limit=-1', 'nearby_limit=1.5', 'nearby_limit=abc', 'nearby_limit=1001', 'nearby=brief', 'nearby=']) {
+        const res = await get(`/projects/1?${query}`);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.json().message, query).toContain(query.split('=')[0]);
+      }
+    });
+  });
+
+  describe('with AMENITIEST_RADIUS', () => {
+    let bounded: TestApp;
+    let boundedKey: string;
+    beforeAll(async () => {
+      bounded = await createTestApp(driver, bundle, { AMENITIEST_RADIUS: '900' });
+      boundedKey = await bounded.key({ priceVector: 7 });
+    });
+    afterAll(() => bounded?.close());
+
+    it('bounds the block first; nearby_limit and summary apply within it', async () => {
+      const at = async (query: string) =>
+        (await bounded.app.inject({ method: 'GET', url: `/projects/1?${query}`, headers: { 'x-api-key': boundedKey } })).json().data.nearby_facilities as Record<
+          string,
+          { distance: number; facility: Json }[]
+        >;
+      const within = await at('');
+      const unbounded = (await get('/projects/1')).json().data.nearby_facilities as Record<string, { distance: number }[]>;
+      expect(Object.values(unbounded).flat().some((entry) => entry.distance >= 900)).toBe(true);
+      expect(Object.values(within).flat().every((entry) => entry.distance < 900)).toBe(true);
+      const limited = await at('nearby_limit=2&nearby=summary');
+      expect(limited).toEqual(
+        Object.fromEntries(
+          Object.entries(within).map(([category, entries]) => [
+            category,
+            entries.slice(0, 2).map((entry) => ({ distance: entry.distance, facility: pick(entry.facility, SUMMARY_FACILITY_FIELDS) })),
+          ]),
+        ),
+      );
     });
   });
 });

@@ -2408,6 +2408,16 @@ export interface operations {
                  * @example name,media,units
                  */
                 fields?: string;
+                /**
+                 * @description Keep only the nearest N facilities of each category of `nearby_facilities` (1 to 1000; ties by distance in the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).
+                 * @example 3
+                 */
+                nearby_limit?: number;
+                /**
+                 * @description Form of each entry of `nearby_facilities`: `full` (default) carries the facility’s master-data record; `summary` keeps only `source_id`, `name`, `category`, `latitude`, `longitude`, `asset_latitude`, `asset_longitude` of it (those the record has), with the distance, e.g. `nearby=summary&nearby_limit=3` for a project page (an addition).
+                 * @example summary
+                 */
+                nearby?: "full" | "summary";
             };
             header?: {
                 /**

@@ -4,6 +4,7 @@ import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
 import { fieldsParameter } from '../field-selection.js';
+import { MAX_NEARBY_LIMIT, NEARBY_FORMS, SUMMARY_FACILITY_FIELDS } from '../nearby-facilities.js';
 
 export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 
@@ -407,7 +408,31 @@ export const ProjectDetail = Type.Object(
 
 /** The query of GET /projects/{id}: additions only; without any the full, specified answer. */
 export const ProjectDetailQuery = Type.Object(
-  { fields: fieldsParameter(ProjectDetail, 'name,media,units') },
+  {
+    fields: fieldsParameter(ProjectDetail, 'name,media,units'),
+    nearby_limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_NEARBY_LIMIT,
+        examples: [3],
+        description:
+          `Keep only the nearest N facilities of each category of \`nearby_facilities\` (1 to ${MAX_NEARBY_LIMIT}; ties by distance in ` +
+          'the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).',
+      }),
+    ),
+    nearby: Type.Optional(
+      Type.Union(
+        NEARBY_FORMS.map((form) => Type.Literal(form)),
+        {
+          examples: ['summary'],
+          description:
+            'Form of each entry of `nearby_facilities`: `full` (default) carries the facility\u2019s master-data record; `summary` keeps ' +
+            `only ${SUMMARY_FACILITY_FIELDS.map((field) => `\`${field}\``).join(', ')} of it (those the record has), with the ` +
+            'distance, e.g. `nearby=summary&nearby_limit=3` for a project page (an addition).',
+        },
+      ),
+    ),
+  },
   { additionalProperties: false },
 );
 

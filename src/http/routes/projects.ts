@@ -102,7 +102,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     async (request, reply) => {
       const fields = parseFields(request.query.fields, selectableFields(ProjectDetail));
       const withNearby = !fields || fields.has('nearby_facilities');
-      const nearbyOptions = withNearby ? { amenitiesRadiusM: config.amenitiesRadiusM } : undefined;
+      const { nearby_limit: limit, nearby: form } = request.query;
+      const nearbyOptions = withNearby ? { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } : undefined;
       const row = await findProjectDetail(db, request.auth, request.params.id, nearbyOptions);
       if (!row) throw notFound(messages.projectNotFound);
       const serialized = serializeText(reply, ok(toProjectDetail(row, links)));
