@@ -226,4 +226,14 @@ describe.each(drivers)('bundle errors (%s)', (driver) => {
     const [key] = await rows(db, 'SELECT status, price_vector, allowed_domains FROM api_keys WHERE id = 2');
     expect(key).toEqual({ status: 0, price_vector: 100, allowed_domains: null });
   });
+
+  it('carries a key\u2019s private applications setting; left out, it is the specified default (issue 20)', async () => {
+    const key = { id: 2, company_id: AGENCY, author_id: BROKER, name: 'Portal', key: secret('errors-2') };
+    const stored = async () => (await rows<{ private_applications: boolean }>(db, 'SELECT private_applications FROM api_keys WHERE id = 2'))[0].private_applications;
+    await run(db, { api_keys: [{ ...key, private_applications: true }] });
+    expect(await stored()).toBe(true);
+    await run(db, { api_keys: [key] });
+    expect(await stored()).toBe(false);
+    await expect(run(db, { api_keys: [{ ...key, private_applications: 'yes' }] })).rejects.toThrow(/api_keys\[0\]\.private_applications/);
+  });
 });

@@ -81,7 +81,13 @@ export interface CompanyMembersTable {
   bio: string | null;
 }
 
-export interface ContractsTable extends ChangeStamp {
+/** Migration 0009: when a row was created, and when what decides its visibility last changed (GET /changes). */
+export interface VisibilityStamp {
+  created_version: Generated<number>;
+}
+
+export interface ContractsTable extends ChangeStamp, VisibilityStamp {
+  opens_version: Generated<number>;
   agency_id: number;
   developer_id: number;
   status: 'approved' | 'pending' | 'rejected';
@@ -97,6 +103,8 @@ export interface ApiKeysTable {
   price_vector: ColumnType<number, number | undefined, number>;
   status: Generated<number>;
   allowed_domains: string[] | null;
+  /** Migration 0009: the application response shows only what the request sent and the unit derived. */
+  private_applications: Generated<boolean>;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -125,7 +133,8 @@ export interface ProjectFeaturesTable {
   updated_at: Timestamp;
 }
 
-export interface ProjectsTable extends ChangeStamp {
+export interface ProjectsTable extends ChangeStamp, VisibilityStamp {
+  published_version: Generated<number>;
   id: number;
   company_id: number;
   author_id: number | null;
@@ -199,7 +208,9 @@ export interface ProjectFeatureLinksTable {
   feature_id: number;
 }
 
-export interface UnitsTable extends ChangeStamp {
+export interface UnitsTable extends ChangeStamp, VisibilityStamp {
+  live_version: Generated<number>;
+  project_version: Generated<number>;
   id: number;
   project_id: number;
   unit_number: string;

@@ -3,8 +3,9 @@ import { FilterError } from './project-filters.js';
 
 /*
  * Every error message the API can send, in one place, under the HTTP status that carries it (the
- * specification's error table, plus the additions: 409 Idempotency-Key, 410 changes cursor, 429 rate
- * limit, 503 database unreachable). Every error answer is the envelope `{status: "error", message}`.
+ * specification's error table, plus the additions: 408 request timeout, 409 Idempotency-Key, 410
+ * changes cursor, 429 rate limit, 431 headers too large, 503 database unreachable). Every error answer
+ * is the envelope `{status: "error", message}`.
  *
  * Routes and plugins throw ApiError (src/http/errors.ts) with a status and one of these messages; the
  * rules of the domain throw their own errors, and errorAnswer below binds those to a status. The app's
@@ -22,6 +23,12 @@ export const ERROR_MESSAGES = {
     contentLengthMismatch: 'request body length does not match its Content-Length header',
     jsonContentType: 'Content-Type must be application/json',
     badCursor: 'cursor is not valid: send next_cursor of a GET /changes response unchanged, or no cursor to start over',
+    // Refused by Node's HTTP parser before any route (src/http/client-errors.ts).
+    badRequestLine: 'request line is not valid: the path holds a character HTTP does not allow',
+    badContentLength: 'Content-Length header is not valid',
+    badTransferEncoding: 'Transfer-Encoding or chunked body is not valid',
+    badHeader: 'request header is not valid: a name or value holds a character HTTP does not allow',
+    notHttp: 'request is not valid HTTP/1.1',
   },
   401: {
     missingApiKey: 'missing api key',
@@ -59,6 +66,12 @@ type ByName = UnionToIntersection<(typeof ERROR_MESSAGES)[keyof typeof ERROR_MES
 
 /** The messages by name, whatever their status (each name is used once). */
 export const messages: ByName = Object.freeze(Object.assign({}, ...Object.values(ERROR_MESSAGES)));
+
+/** 408: the request's headers and body did not arrive in time (src/http/client-errors.ts). */
+export const requestTimeoutMessage = (requestTimeoutS: number) => `request timed out: its headers and body must arrive within ${requestTimeoutS} s`;
+
+/** 431: the request line and headers are larger than the parser takes (src/http/client-errors.ts). */
+export const headersTooLargeMessage = (maxKiB: number) => `request headers are too large: the request line and headers must fit in ${maxKiB} KiB`;
 
 /** 429: the key has used up its requests for the current window (opt-in rate limiting). */
 export const rateLimitMessage = (retryAfterS: number) => `rate limit exceeded, retry in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}`;

@@ -168,6 +168,7 @@ export const ApiKeyRecord = record({
   price_vector: opt(Type.Number({ exclusiveMinimum: -100, maximum: 100 })),
   status: opt(oneOf('integer', [0, 1])),
   allowed_domains: opt(textList()),
+  private_applications: opt(flag()),
   deleted: opt(flag()),
   ...timestamps,
 });

@@ -123,7 +123,7 @@ const TABLES = {
   api_keys: {
     name: 'api_keys',
     key: ['id'],
-    columns: withTimestamps('id', 'company_id', 'author_id', 'name', 'key_hash', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'deleted_at'),
+    columns: withTimestamps('id', 'company_id', 'author_id', 'name', 'key_hash', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'private_applications', 'deleted_at'),
   },
   projects: {
     name: 'projects',
