@@ -19,3 +19,16 @@ export function nearbyFacilitiesJsonParts(rows: readonly { category: FacilityCat
   parts.push(']}');
   return parts;
 }
+
+/*
+ * The block as the page needs it (additions, GET /projects/{id}): `nearby_limit` keeps the nearest N
+ * of each category, and `nearby=summary` gives each facility only the fields below, those a map or a
+ * list of nearby places shows, without the 30 to 50 master-data fields. A summary facility is the full
+ * one with the other fields removed (same values, same order); fields the record lacks stay absent.
+ * Coordinates are `latitude`/`longitude` for airports_ports, `asset_latitude`/`asset_longitude` otherwise.
+ */
+export const NEARBY_FORMS = ['full', 'summary'] as const;
+export type NearbyForm = (typeof NEARBY_FORMS)[number];
+export const SUMMARY_FACILITY_FIELDS = ['source_id', 'name', 'category', 'latitude', 'longitude', 'asset_latitude', 'asset_longitude'] as const;
+/** The largest nearby_limit accepted (a page shows a handful; without the parameter there is no limit). */
+export const MAX_NEARBY_LIMIT = 1000;

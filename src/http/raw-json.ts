@@ -9,20 +9,6 @@ import { RawJsonError, spliceRawProperty } from '../contract/json-splice.js';
  */
 
 /**
- * The payload serialized by the route's schema, with the value of `key` replaced by the raw JSON text
- * given in parts; returned in parts too (see sendJsonParts).
- */
-export function serializeWithRawProperty(
-  reply: FastifyReply,
-  payload: unknown,
-  key: string,
-  placeholder: unknown,
-  rawParts: readonly string[],
-): string[] {
-  return spliceRawProperty(serializeText(reply, payload), key, placeholder, rawParts);
-}
-
-/**
  * Sends JSON text given in parts as the response body, as it is. The parts are encoded straight into
  * one buffer: no joined string is made (a megabyte of text with any non-Latin-1 character is two
  * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes.
@@ -45,7 +31,7 @@ export function serializeEnvelope(reply: FastifyReply, envelope: { status: 'succ
 }
 
 /** The payload serialized by the route's response schema, as text. */
-function serializeText(reply: FastifyReply, payload: unknown): string {
+export function serializeText(reply: FastifyReply, payload: unknown): string {
   const serialized = reply.serialize(payload);
   if (typeof serialized !== 'string') throw new RawJsonError('the route serializer did not return text');
   return serialized;

@@ -6,6 +6,7 @@ import { keyPriceSql } from '../domain/pricing.js';
 import type { FeatureRow } from '../contract/presenters/projects.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { firstImagePathSql, unitSummary } from './project-fragments.js';
+import { SUMMARY_FACILITY_FIELDS, type NearbyForm } from '../contract/nearby-facilities.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -114,12 +115,21 @@ export interface ProjectDetailRow {
   nearby: NearbyCategoryRow[];
 }
 
+/** Which nearby facilities the detail carries: those closer than the radius (AMENITIEST_RADIUS; every one when undefined). */
+export interface NearbyOptions {
+  amenitiesRadiusM: number | undefined;
+  /** The nearest N per category (nearby_limit); every one when undefined. */
+  limit?: number | undefined;
+  /** `summary`: each facility reduced to SUMMARY_FACILITY_FIELDS (src/contract/nearby-facilities.ts). */
+  form?: NearbyForm | undefined;
+}
+
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
   scope: KeyScope,
   projectId: number,
-  amenitiesRadiusM: number | undefined,
+  nearbyOptions: NearbyOptions | undefined,
 ): Promise<ProjectDetailRow | undefined> {
   const [row] = await projectDetailQuery(db, {
     projectId,
@@ -127,7 +137,15 @@ export async function findProjectDetail(
     contracted_developer_ids: scope.contracted_developer_ids,
   });
   if (!row) return undefined;
-  const nearby = await nearbyFacilitiesQuery(db, { projectId, amenitiesRadiusM: amenitiesRadiusM ?? null });
+  // No nearby options: the block is not asked for (a field selection without it), and not looked up.
+  const nearby = nearbyOptions
+    ? await nearbyFacilitiesQuery(db, {
+        projectId,
+        amenitiesRadiusM: nearbyOptions.amenitiesRadiusM ?? null,
+        limit: nearbyOptions.limit ?? null,
+        summary: nearbyOptions.form === 'summary',
+      })
+    : [];
   return { ...(row as Omit<ProjectDetailRow, 'nearby'>), nearby: nearby as NearbyCategoryRow[] };
 }
 
@@ -138,21 +156,47 @@ export async function findProjectDetail(
  * distance_m::text is the shortest text that reads back as the same double (float output of
  * PostgreSQL 12+ at the default extra_float_digits), a valid JSON number.
  */
+interface NearbyQueryParams {
+  projectId: number;
+  amenitiesRadiusM: number | null;
+  limit: number | null;
+  summary: boolean;
+}
+
+/*
+ * The nearest `limit` of each category: ranked in the order of the full block (distance, then facility
+ * id), so the limited block is a prefix of the full one. The summary text keeps the record's own order
+ * and value texts (json_each of the compact stored text), so it is the full record with fields removed.
+ */
 const nearbyFacilitiesQuery = preparedQuery(
-  (db: Kysely<DB>, { projectId, amenitiesRadiusM }: { projectId: number; amenitiesRadiusM: number | null }) =>
+  (db: Kysely<DB>, { projectId, amenitiesRadiusM, limit, summary }: NearbyQueryParams) =>
     db
-      .selectFrom('project_facilities as pfa')
-      .innerJoin('facilities as f', 'f.id', 'pfa.facility_id')
-      .where('pfa.project_id', '=', projectId)
-      .where(sql<SqlBool>`pfa.distance_m < coalesce(${amenitiesRadiusM}::double precision, 'Infinity')`)
-      .groupBy('pfa.category')
+      .selectFrom((sub) =>
+        sub
+          .selectFrom('project_facilities as pfa')
+          .innerJoin('facilities as f', 'f.id', 'pfa.facility_id')
+          .where('pfa.project_id', '=', projectId)
+          .where(sql<SqlBool>`pfa.distance_m < coalesce(${amenitiesRadiusM}::double precision, 'Infinity')`)
+          .select([
+            'pfa.category',
+            'pfa.distance_m',
+            'f.id',
+            'f.facility_json',
+            sql<number>`row_number() OVER (PARTITION BY pfa.category ORDER BY pfa.distance_m, f.id)`.as('rank'),
+          ])
+          .as('n'),
+      )
+      .where(sql<SqlBool>`n.rank <= coalesce(${limit}::bigint, 9223372036854775807)`)
+      .groupBy('n.category')
       .select([
-        'pfa.category',
-        sql<string>`string_agg(concat('{"distance":', pfa.distance_m, ',"facility":', f.facility_json, '}'), ',' ORDER BY pfa.distance_m, f.id)`.as(
-          'entries_json',
-        ),
+        'n.category',
+        sql<string>`string_agg(concat('{"distance":', n.distance_m, ',"facility":', CASE WHEN ${summary}::boolean THEN (
+          SELECT concat('{', string_agg(concat(to_json(e.key)::text, ':', e.value::text), ',' ORDER BY e.ordinality), '}')
+          FROM json_each(n.facility_json::json) WITH ORDINALITY AS e(key, value, ordinality)
+          WHERE e.key = ANY(${sql.val([...SUMMARY_FACILITY_FIELDS])}::text[])
+        ) ELSE n.facility_json END, '}'), ',' ORDER BY n.distance_m, n.id)`.as('entries_json'),
       ]),
-  ['projectId', 'amenitiesRadiusM'],
+  ['projectId', 'amenitiesRadiusM', 'limit', 'summary'],
 );
 
 const projectDetailQuery = preparedQuery(

@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * Search projects
-         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices. With `facets`, the response also counts the matching projects per value of each facet asked for.
+         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices. With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
          */
         get: operations["listProjects"];
         put?: never;
@@ -170,7 +170,7 @@ export interface paths {
         };
         /**
          * Project detail
-         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set).
+         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not even looked up).
          */
         get: operations["getProject"];
         put?: never;
@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Unit detail
-         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices.
+         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices. With `fields` (an addition), only the properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.
          */
         get: operations["getUnit"];
         put?: never;
@@ -1951,6 +1951,11 @@ export interface operations {
                  * @example bedrooms,developer,area
                  */
                 facets?: string;
+                /**
+                 * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`. An unknown name is answered 400 listing the unknown names.
+                 * @example id,name,logo,price_from
+                 */
+                fields?: string;
             };
             header?: {
                 /**
@@ -2560,7 +2565,23 @@ export interface operations {
     };
     getProject: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated names of the top-level properties to return, e.g. `name,media,units`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `description`, `type`, `status`, `development_status`, `is_draft`, `is_branded`, `is_resale`, `is_escrow`, `area_name`, `area_city`, `handover_date`, `launch_date`, `launch_time`, `readiness_progress`, `total_floors`, `developer_registration_id`, `trakheesi_project_id`, `escrow_account`, `oqood_registration`, `resale_conditions`, `floors_formula`, `price_from`, `size_from`, `logo`, `company`, `location`, `cost`, `payment_plans`, `media`, `units`, `preferences`, `nearby_facilities`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
+                 * @example name,media,units
+                 */
+                fields?: string;
+                /**
+                 * @description Keep only the nearest N facilities of each category of `nearby_facilities` (1 to 1000; ties by distance in the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).
+                 * @example 3
+                 */
+                nearby_limit?: number;
+                /**
+                 * @description Form of each entry of `nearby_facilities`: `full` (default) carries the facility’s master-data record; `summary` keeps only `source_id`, `name`, `category`, `latitude`, `longitude`, `asset_latitude`, `asset_longitude` of it (those the record has), with the distance, e.g. `nearby=summary&nearby_limit=3` for a project page (an addition).
+                 * @example summary
+                 */
+                nearby?: "full" | "summary";
+            };
             header?: {
                 /**
                  * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
@@ -3595,7 +3616,13 @@ export interface operations {
     };
     getUnit: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated names of the top-level properties to return, e.g. `id,unit_number,price,plan_file`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `project_id`, `unit_number`, `bedrooms`, `status`, `furnishing`, `parking`, `floor`, `price`, `unit_area`, `plan_file_id`, `plan_file`, `preferences`, `project`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
+                 * @example id,unit_number,price,plan_file
+                 */
+                fields?: string;
+            };
             header?: {
                 /**
                  * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.

@@ -3,6 +3,8 @@ import { EARTH_RADIUS_M } from '../../domain/geo.js';
 import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_POLYGON_VERTICES, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
+import { fieldsParameter } from '../field-selection.js';
+import { MAX_NEARBY_LIMIT, NEARBY_FORMS, SUMMARY_FACILITY_FIELDS } from '../nearby-facilities.js';
 
 export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 
@@ -234,6 +236,12 @@ export const ProjectListItem = Type.Object(
 );
 export type ProjectListItem = Static<typeof ProjectListItem>;
 
+/** The query of GET /projects: the filters, and `fields` to keep only some properties of each item. */
+export const ListProjectsQuery = Type.Object(
+  { ...ProjectsQuery.properties, fields: fieldsParameter(ProjectListItem, 'id,name,logo,price_from') },
+  { additionalProperties: false },
+);
+
 const facetCounts = (value: TSchema, description: string) =>
   Type.Optional(
     Type.Array(
@@ -417,6 +425,36 @@ export const ProjectDetail = Type.Object(
     updated_at: UpdatedAt,
   },
   { description: 'A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities.' },
+);
+
+/** The query of GET /projects/{id}: additions only; without any the full, specified answer. */
+export const ProjectDetailQuery = Type.Object(
+  {
+    fields: fieldsParameter(ProjectDetail, 'name,media,units'),
+    nearby_limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_NEARBY_LIMIT,
+        examples: [3],
+        description:
+          `Keep only the nearest N facilities of each category of \`nearby_facilities\` (1 to ${MAX_NEARBY_LIMIT}; ties by distance in ` +
+          'the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).',
+      }),
+    ),
+    nearby: Type.Optional(
+      Type.Union(
+        NEARBY_FORMS.map((form) => Type.Literal(form)),
+        {
+          examples: ['summary'],
+          description:
+            'Form of each entry of `nearby_facilities`: `full` (default) carries the facility\u2019s master-data record; `summary` keeps ' +
+            `only ${SUMMARY_FACILITY_FIELDS.map((field) => `\`${field}\``).join(', ')} of it (those the record has), with the ` +
+            'distance, e.g. `nearby=summary&nearby_limit=3` for a project page (an addition).',
+        },
+      ),
+    ),
+  },
+  { additionalProperties: false },
 );
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CreatedAt, FileObject, Nullable, UpdatedAt } from './projects.js';
 import { DateTime } from './reference.js';
+import { fieldsParameter } from '../field-selection.js';
 
 /*
  * GET /units/{id}: the data model as it is. The unit and its project are snake_case, except the
@@ -143,3 +144,6 @@ export const UnitModel = Type.Object(
   },
   { description: 'A unit with its project, developer, area, plan and tags.' },
 );
+
+/** The query of GET /units/{id}: `fields` (an addition); without it the full, specified answer. */
+export const UnitQuery = Type.Object({ fields: fieldsParameter(UnitModel, 'id,unit_number,price,plan_file') }, { additionalProperties: false });

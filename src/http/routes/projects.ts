@@ -12,15 +12,19 @@ import type { LinkBuilder } from '../../contract/links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toFileObject, toOptionalFileObject } from '../../contract/presenters/files.js';
 import { toPaymentPlan, toPreferences } from '../../contract/presenters/projects.js';
-import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeWithRawProperty } from '../raw-json.js';
+import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
+import { parseFields, selectableFields, selectEnvelopeData, selectJsonFields } from '../../contract/field-selection.js';
+import { spliceRawProperty } from '../../contract/json-splice.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import {
   FlatProjectList,
+  ListProjectsQuery,
+  ProjectDetailQuery,
+  ProjectListItem,
   ProjectContacts,
   ProjectDetail,
   ProjectsPageSchema,
-  ProjectsQuery,
   SOCIAL_NETWORKS,
 } from '../../contract/schemas/projects.js';
 
@@ -41,20 +45,22 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
           '`sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + ' +
           'number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
           '`parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the ' +
-          'key\u2019s prices. With `facets`, the response also counts the matching projects per value of each facet asked for.',
-        querystring: ProjectsQuery,
+          'key\u2019s prices. With `facets`, the response also counts the matching projects per value of each facet asked for. With ' +
+          '`fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.',
+        querystring: ListProjectsQuery,
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
     },
     async (request, reply) => {
       // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
       const page = parseProjectsQuery(request.query);
+      const fields = parseFields(request.query.fields, selectableFields(ProjectListItem));
       // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
       const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
       // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
       // and facets) serialized once per search and kept with its result.
       found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
-      return sendSerializedWithRawItems(reply, found.kept.rendered, found.items);
+      return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items);
     },
   );
 
@@ -85,18 +91,27 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         summary: 'Project detail',
         description:
           'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices), features and amenities, and ' +
-          'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set).',
+          'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties ' +
+          'and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not ' +
+          'even looked up).',
         params: IdParams,
-        querystring: NoQuery,
+        querystring: ProjectDetailQuery,
         response: responses({ 200: Success(ProjectDetail, 'The project with every block.') }, [404], notFoundDescription),
       },
     },
     async (request, reply) => {
-      const row = await findProjectDetail(db, request.auth, request.params.id, config.amenitiesRadiusM);
+      const fields = parseFields(request.query.fields, selectableFields(ProjectDetail));
+      const withNearby = !fields || fields.has('nearby_facilities');
+      const { nearby_limit: limit, nearby: form } = request.query;
+      const nearbyOptions = withNearby ? { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } : undefined;
+      const row = await findProjectDetail(db, request.auth, request.params.id, nearbyOptions);
       if (!row) throw notFound(messages.projectNotFound);
+      const serialized = serializeText(reply, ok(toProjectDetail(row, links)));
+      // Selected from the small part (the nearby block is still its empty placeholder here).
+      const text = fields ? selectEnvelopeData(serialized, fields) : serialized;
+      if (!withNearby) return sendJsonParts(reply, [text]);
       // The nearby block (most of the bytes) is the facilities' stored JSON text, passed through unparsed.
-      const nearby = nearbyFacilitiesJsonParts(row.nearby);
-      return sendJsonParts(reply, serializeWithRawProperty(reply, ok(toProjectDetail(row, links)), 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearby));
+      return sendJsonParts(reply, spliceRawProperty(text, 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts(row.nearby)));
     },
   );
 

@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FileRow } from '../../queries/project-detail.js';
 import { findUnit, type UnitModelRow } from '../../queries/units.js';
@@ -8,7 +7,9 @@ import { notFound } from '../errors.js';
 import type { LinkBuilder } from '../../contract/links.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { IdParams } from '../../contract/schemas/params.js';
-import { UnitModel } from '../../contract/schemas/units.js';
+import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
+import { parseFields, selectableFields, selectEnvelopeData } from '../../contract/field-selection.js';
+import { sendJsonParts, serializeText } from '../raw-json.js';
 import { toOptionalFileObject } from '../../contract/presenters/files.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
@@ -21,18 +22,21 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
         summary: 'Unit detail',
         description:
           'The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project\u2019s ' +
-          '`CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key\u2019s prices.',
+          '`CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key\u2019s prices. With `fields` (an addition), only the ' +
+          'properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.',
         params: IdParams,
-        querystring: Type.Object({}, { additionalProperties: false }),
+        querystring: UnitQuery,
         response: responses({ 200: Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.') }, [404], {
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
         }),
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const fields = parseFields(request.query.fields, selectableFields(UnitModel));
       const row = await findUnit(db, request.auth, request.params.id);
       if (!row) throw notFound(messages.unitNotFound);
-      return ok(withLinks(row, links));
+      if (!fields) return ok(withLinks(row, links));
+      return sendJsonParts(reply, [selectEnvelopeData(serializeText(reply, ok(withLinks(row, links))), fields)]);
     },
   );
 };

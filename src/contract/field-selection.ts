@@ -1,0 +1,72 @@
+import { Type, type TObject } from '@sinclair/typebox';
+import { FilterError } from '../domain/project-filters.js';
+
+/*
+ * Field selection (`fields=name,media,units`), the one home of the rule for every route that offers it
+ * (GET /projects items, GET /projects/{id}, GET /units/{id}): an opt-in addition, so without `fields`
+ * nothing here runs and the answer is the specified one, byte for byte.
+ *
+ * A selection names top-level properties of the object the route presents (for the project detail its
+ * blocks too: `media`, `units`, `nearby_facilities` are properties like any other). The names a route
+ * knows come from its response schema, so they cannot drift from the contract. The selected answer is
+ * the full answer with the other properties removed, in the full answer's order: it is cut from the
+ * serialized JSON of the full answer, never built a second way. The ETag (a hash of the body as sent)
+ * therefore differs per selection, and compression sees the smaller body.
+ */
+
+export type FieldSelection = ReadonlySet<string>;
+
+/** The property names a selection may use: those of the route's response object schema. */
+export function selectableFields(schema: TObject): readonly string[] {
+  return Object.keys(schema.properties);
+}
+
+/** The querystring parameter, described with the names it accepts and an example. */
+export function fieldsParameter(schema: TObject, example: string) {
+  const names = selectableFields(schema);
+  return Type.Optional(
+    Type.String({
+      maxLength: 2000,
+      examples: [example],
+      description:
+        `Comma-separated names of the top-level properties to return, e.g. \`${example}\`; every other property is left out (an ` +
+        'addition to the specification: without `fields` the full object is returned). The properties keep their order and their full ' +
+        `content. Names: ${names.map((name) => `\`${name}\``).join(', ')}. An unknown name is answered 400 listing the unknown names.`,
+    }),
+  );
+}
+
+/**
+ * The selection asked for, or undefined when `fields` is absent (the full answer). Names are trimmed;
+ * repeats are allowed. An empty list or an unknown name is a 400 naming the parameter and the names.
+ */
+export function parseFields(raw: string | undefined, known: readonly string[], parameter = 'fields'): FieldSelection | undefined {
+  if (raw === undefined) return undefined;
+  const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new FilterError(parameter, `${parameter} must name at least one property`);
+  const knownSet = new Set(known);
+  const unknown = [...new Set(names.filter((name) => !knownSet.has(name)))];
+  if (unknown.length > 0) {
+    throw new FilterError(parameter, `${parameter} has unknown names: ${unknown.join(', ')} (known: ${known.join(', ')})`);
+  }
+  return new Set(names);
+}
+
+/** The object with only the selected properties, in the object's own order. */
+export function pickFields(value: Readonly<Record<string, unknown>>, fields: FieldSelection): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (fields.has(key)) picked[key] = value[key];
+  return picked;
+}
+
+/** JSON text of an object, or of an array of objects, with only the selected properties of each object. */
+export function selectJsonFields(json: string, fields: FieldSelection): string {
+  const value = JSON.parse(json) as Record<string, unknown> | Record<string, unknown>[];
+  return JSON.stringify(Array.isArray(value) ? value.map((item) => pickFields(item, fields)) : pickFields(value, fields));
+}
+
+/** A serialized success envelope `{status, data}` with only the selected properties of `data`. */
+export function selectEnvelopeData(envelopeJson: string, fields: FieldSelection): string {
+  const envelope = JSON.parse(envelopeJson) as { data: Record<string, unknown> };
+  return JSON.stringify({ ...envelope, data: pickFields(envelope.data, fields) });
+}
