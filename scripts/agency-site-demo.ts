@@ -17,7 +17,8 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-export async function startDemo(options: { apiPort?: number; sitePort?: number; logLevel?: string } = {}): Promise<Demo> {
+/** The Catalogue API alone, in memory, loaded with the demo catalogue, and a demo key. */
+export async function startDemoApi(options: { apiPort?: number; logLevel?: string } = {}): Promise<{ api: RunningServer; apiKey: string }> {
   const config = loadConfig({ PORT: String(options.apiPort ?? 8080), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: options.logLevel ?? 'warn' });
   let apiKey = '';
   const api = await startServer(config, {
@@ -26,6 +27,11 @@ export async function startDemo(options: { apiPort?: number; sitePort?: number; 
       apiKey = await createDemoKey(db);
     },
   });
+  return { api, apiKey };
+}
+
+export async function startDemo(options: { apiPort?: number; sitePort?: number; logLevel?: string } = {}): Promise<Demo> {
+  const { api, apiKey } = await startDemoApi(options);
   try {
     const site = await startSite({ client: new CatalogueClient({ baseUrl: api.url, apiKey }), port: options.sitePort ?? 3000 });
     return { api, site, apiKey, stop: async () => void (await Promise.all([site.close(), api.stop()])) };
