@@ -1,5 +1,5 @@
 export { CatalogueClient, type ApplicationOptions, type CatalogueClientOptions } from './client.js';
-export { CatalogueApiError } from './errors.js';
+export { CatalogueApiError, type FieldError } from './errors.js';
 export { nextCursor, nextOffset, pages } from './paging.js';
 export { isRetryable, type RetryOptions } from './retry.js';
 export type * from './types.js';

@@ -28,11 +28,26 @@ export const messages = {
   cursorExpired: 'cursor expired: start over without a cursor',
 } as const;
 
+/**
+ * One problem of an invalid request, for clients that ask for every problem at once (`Prefer:
+ * errors=all`, see every-error.ts): `field` is the path of the query parameter or body field
+ * (`price_min`, `client.mobile_number`, `preference_ids[2]`), null when the problem is the request as
+ * a whole; `code` is stable and machine-readable; `message` is what the `message` of the envelope
+ * would say about it.
+ */
+export interface FieldError {
+  field: string | null;
+  code: string;
+  message: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Every problem, the first being `message`'s (400 only); absent: the message alone. */
+    readonly errors?: FieldError[],
   ) {
     super(message);
     this.name = 'ApiError';

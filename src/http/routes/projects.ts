@@ -6,7 +6,7 @@ import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../qu
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
 import type { AppDeps } from '../app.js';
-import { badRequest, notFound, messages } from '../errors.js';
+import { ApiError, notFound, messages } from '../errors.js';
 import type { LinkBuilder } from '../links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
 import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
@@ -139,7 +139,10 @@ function parseOrReject(parse: () => ProjectsPage): ProjectsPage {
   try {
     return parse();
   } catch (error) {
-    if (error instanceof FilterError) throw badRequest(error.message);
+    if (error instanceof FilterError) {
+      const errors = [error, ...error.also].map((problem) => ({ field: problem.parameter, code: 'invalid', message: problem.message }));
+      throw new ApiError(400, error.message, {}, errors);
+    }
     throw error;
   }
 }
