@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { mulberry32 } from './seeded-random.js';
 
 /*
  * Pictures for the demo catalogue, drawn here rather than downloaded: each stored path (a project's
@@ -16,18 +17,6 @@ function hash(text: string): number {
   return h;
 }
 
-/** A small deterministic stream (mulberry32) from a seed. */
-function stream(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Rgb = [number, number, number];
 
 function hsl(h: number, s: number, l: number): Rgb {
@@ -39,7 +28,7 @@ function hsl(h: number, s: number, l: number): Rgb {
 
 /** A skyline at dusk or by day: a sky gradient, a sea or desert band, towers with lit windows. */
 export function drawPicture(path: string): Buffer {
-  const random = stream(hash(path));
+  const random = mulberry32(hash(path));
   const hue = random() * 360;
   const skyTop = hsl(hue, 0.55, 0.35 + random() * 0.2);
   const skyBottom = hsl((hue + 40) % 360, 0.7, 0.75);

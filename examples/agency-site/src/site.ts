@@ -100,7 +100,9 @@ export function createSiteHandler({ client, imageOrigins = [] }: SiteOptions) {
     } catch (error) {
       if (!(error instanceof CatalogueApiError) || (error.status !== 400 && error.status !== 409)) throw error;
       // 409: this key was used with other values (the visitor edited the form after a success); a new key makes it a new application.
-      send(response, error.status, applicationPage(unit, cost.currency, fields, error.status === 409 ? randomUUID() : idempotencyKey, error));
+      // The page itself is fine (200): it is the form again, with the problems beside their fields. A 4xx
+      // document would make the browser log an error for what is an ordinary correction by the visitor.
+      send(response, 200, applicationPage(unit, cost.currency, fields, error.status === 409 ? randomUUID() : idempotencyKey, error));
     }
   }
 

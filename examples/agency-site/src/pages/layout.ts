@@ -48,7 +48,7 @@ button,.button{background:#9b3d2e;color:#fff;border:0;border-radius:6px;padding:
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:8px;margin:12px 0}
 table{border-collapse:collapse;width:100%;background:#fff;border-radius:10px;overflow:hidden}th,td{padding:8px 10px;border-bottom:1px solid #eee;text-align:left}th{background:#efe9df;font-size:13px}
 .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px;background:#fff;padding:14px;border-radius:10px}.facts div span{display:block;font-size:12px;color:#5b5b5b}
-.plan{display:flex;gap:0;border-radius:8px;overflow:hidden;margin:8px 0}.plan div{padding:10px;color:#fff;font-size:13px}.plan .s1{background:#9b3d2e}.plan .s2{background:#c9764f}.plan .s3{background:#1f2430}
+.plan{display:flex;gap:0;border-radius:8px;overflow:hidden;margin:8px 0}.plan div{padding:10px;color:#fff;font-size:13px}.plan .s1{background:#9b3d2e}.plan .s2{background:#a5532f}.plan .s3{background:#1f2430}
 .nearby{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:12px}.nearby section{background:#fff;border-radius:10px;padding:10px 14px}.nearby h3{font-size:16px;margin:4px 0}.nearby ul{margin:0;padding-left:18px}
 form.apply{background:#fff;padding:18px;border-radius:10px;max-width:560px;display:grid;gap:12px}form.apply label span{display:block;font-size:13px;color:#444}form.apply input,form.apply textarea{width:100%;padding:8px;border:1px solid #ccc;border-radius:6px;font:inherit}
 .offer{background:#fff;border-radius:10px;padding:18px;max-width:640px}.offer dl{display:grid;grid-template-columns:180px 1fr;gap:6px 12px}.offer dt{color:#5b5b5b}
