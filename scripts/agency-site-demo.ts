@@ -37,7 +37,9 @@ async function onFreePort<T>(what: string, port: number, start: (port: number) =
 }
 
 /** The Catalogue API alone, in memory, loaded with the demo catalogue, a demo key and the picture host. */
-export async function startDemoApi(options: { apiPort?: number; logLevel?: string } = {}): Promise<{ api: RunningServer; apiKey: string; pictures: StaticHost }> {
+export async function startDemoApi(
+  options: { apiPort?: number; logLevel?: string; privateApplications?: boolean } = {},
+): Promise<{ api: RunningServer; apiKey: string; pictures: StaticHost }> {
   const pictures = await startStaticHost();
   try {
     const start = async (port: number) => {
@@ -46,7 +48,7 @@ export async function startDemoApi(options: { apiPort?: number; logLevel?: strin
       const api = await startServer(config, {
         beforeListen: async ({ db }) => {
           await seedDemo(db, { facilityLinkRadiusM: config.facilityLinkRadiusM });
-          apiKey = await createDemoKey(db);
+          apiKey = await createDemoKey(db, { privateApplications: options.privateApplications ?? false });
         },
       });
       return { api, apiKey, pictures };
@@ -59,7 +61,8 @@ export async function startDemoApi(options: { apiPort?: number; logLevel?: strin
 }
 
 export async function startDemo(options: { apiPort?: number; sitePort?: number; logLevel?: string } = {}): Promise<Demo> {
-  const { api, apiKey, pictures } = await startDemoApi(options);
+  // The site answers its visitors: its key never sends a stored client back (private applications).
+  const { api, apiKey, pictures } = await startDemoApi({ ...options, privateApplications: true });
   try {
     const client = new CatalogueClient({ baseUrl: api.url, apiKey });
     const site = await onFreePort('Agency site', options.sitePort ?? 3000, (port) => startSite({ client, port, imageOrigins: [pictures.url] }));

@@ -1,3 +1,4 @@
+import { UNIT_STATUSES } from './catalogue-codes.js';
 import { CSV_RULES, type FacetName } from './project-filters.js';
 
 /*
@@ -8,14 +9,10 @@ import { CSV_RULES, type FacetName } from './project-filters.js';
  * snapshot. A code without a name gets the label null: the id is still the value to filter by.
  */
 
-/** Unit `status`, as the specification names them. */
-export const UNIT_STATUS_NAMES: Readonly<Record<number, string>> = {
-  1: 'Announced',
-  2: 'EOI',
-  3: 'Start of sales',
-  4: 'On sale',
-  5: 'Out of stock',
-};
+/** Unit `status` names (catalogue-codes.ts, as the specification gives them), capitalised as labels. */
+export const UNIT_STATUS_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(UNIT_STATUSES).map(([status, name]) => [status, name[0].toUpperCase() + name.slice(1)]),
+);
 
 /** A `bedrooms` filter value (0 studio, 5 five or more) in words. */
 export function bedroomsName(bedrooms: number): string {

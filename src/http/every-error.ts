@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { FieldError } from './errors.js';
+import { FilterError } from '../domain/project-filters.js';
+import { ApiError, type FieldError } from './errors.js';
 
 /*
  * Every validation error at once, opt-in: a request with `Prefer: errors=all` (RFC 7240) gets, on a
@@ -19,7 +20,12 @@ export function wantsEveryError(request: FastifyRequest): boolean {
   return values.some((value) => value.split(',').some((preference) => preference.split(';')[0].trim().toLowerCase().replace(/\s+/g, '') === PREFERENCE));
 }
 
-/** The list sent for a 400: the problems the error carries, or its message alone, about no one field. */
-export function everyErrorOf(message: string, errors: FieldError[] | undefined): FieldError[] {
-  return errors && errors.length > 0 ? errors : [{ field: null, code: 'invalid', message }];
+/**
+ * The list sent for a 400: the problems the error carries (a schema refusal, every GET /projects
+ * filter problem), or its message alone, about no one field.
+ */
+export function everyErrorOf(message: string, error: unknown): FieldError[] {
+  if (error instanceof ApiError && error.errors && error.errors.length > 0) return error.errors;
+  if (error instanceof FilterError) return [error, ...error.also].map((problem) => ({ field: problem.parameter, code: 'invalid', message: problem.message }));
+  return [{ field: null, code: 'invalid', message }];
 }

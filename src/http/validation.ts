@@ -1,7 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { messages, type FieldError } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
+import type { FieldError } from './errors.js';
 import { pointerToPath } from '../domain/json-pointer.js';
 
 /*
