@@ -37,7 +37,7 @@ a{color:#9b3d2e}main{max-width:1120px;margin:0 auto;padding:20px}
 footer{max-width:1120px;margin:0 auto;padding:20px;color:#555;font-size:13px}
 .search{display:grid;grid-template-columns:repeat(auto-fit,minmax(170px,1fr));gap:12px;background:#fff;padding:16px;border-radius:10px;box-shadow:0 1px 3px #0002}
 .search fieldset{border:0;margin:0;padding:0}.search legend,.search label>span{display:block;font-size:12px;text-transform:uppercase;color:#555;margin-bottom:4px}
-.search input[type=number],.search select{width:100%;padding:7px;border:1px solid #ccc;border-radius:6px}.chips label{display:inline-block;margin:0 6px 4px 0;white-space:nowrap}
+.search input[type=number],.search select{width:100%;padding:7px;border:1px solid #ccc;border-radius:6px}.chips label{display:inline-block;margin:0 6px 4px 0}
 button,.button{background:#9b3d2e;color:#fff;border:0;border-radius:6px;padding:9px 16px;font-size:15px;cursor:pointer;text-decoration:none;display:inline-block}
 .summary{margin:18px 0 8px;color:#555}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(250px,1fr));gap:16px;padding:0;list-style:none}
 .card{background:#fff;border-radius:10px;overflow:hidden;box-shadow:0 1px 3px #0002}.card .body{padding:12px}.card h3{margin:0 0 4px;font-size:17px}.card .price{font-weight:700;color:#9b3d2e}
