@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { sdkSourceResolve } from './vitest.shared.js';
 
 export default defineConfig({
+  ...sdkSourceResolve,
   test: {
     include: ['test/**/*.test.ts'],
     // Their own clusters and servers, a minute or more: `npm run test:scale-out` (vitest.scale-out.config.ts).

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { sdkSourceResolve } from './vitest.shared.js';
 
 /*
  * `npm run test:scale-out`: the service on a throwaway PostgreSQL primary with a streaming replica,
@@ -6,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  * the clusters alone takes about 10 s. One file at a time: each starts its own clusters.
  */
 export default defineConfig({
+  ...sdkSourceResolve,
   test: {
     include: ['test/scale-out/**/*.test.ts'],
     pool: 'forks',

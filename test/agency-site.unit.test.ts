@@ -45,39 +45,39 @@ describe('rendering', () => {
     );
   });
 
-  it('shows facets by name, each value a link to its filter with the other filters kept', () => {
+  it('shows facets by the API\u2019s labels, each filterable value a link to its filter with the other filters kept', () => {
     const developers = [{ id: 3, name: 'Emaar & Sons' }, { id: 4, name: 'Nakheel' }] as Developer[];
     const areas = [{ id: 1, name: 'Dubai Marina', city: 'Dubai' }] as Area[];
+    const v = (value: number, label: string | null, count: number, filterable = true) => ({ value, label, filterable, count });
     const page = {
       total: 8,
       items: [],
       facets: {
-        bedrooms: [{ value: 0, count: 2 }, { value: 2, count: 8 }, { value: 5, count: 1 }],
-        developer: [{ value: 3, count: 2 }, { value: 4, count: 8 }, { value: 9, count: 1 }],
-        area: [{ value: 1, count: 4 }],
-        development_status: [{ value: 0, count: 3 }, { value: 1, count: 5 }],
-        unit_types: [{ value: 2, count: 6 }],
+        bedrooms: [v(0, 'Studio', 2), v(2, '2 bedrooms', 8), v(5, '5+ bedrooms', 1)],
+        developer: [v(3, 'Emaar & Sons', 2), v(4, 'Nakheel', 8), v(9, null, 1)],
+        area: [v(1, 'Dubai Marina', 4, false)],
+        development_status: [v(0, 'Announced', 3, false), v(1, 'Early construction', 5)],
+        unit_types: [v(2, 'Villas', 6)],
       },
-    } as ProjectsPage;
+    } satisfies ProjectsPage;
     const form = readSearchForm(new URLSearchParams('bedrooms=2&price_max=3000000&developer=4&near_metro=on'));
     const text = htmlText(searchPage({ form, developers, areas, page }));
     const panel = text.slice(text.indexOf('<aside'), text.indexOf('</aside>'));
     const section = (name: string) => panel.slice(panel.indexOf(`data-facet="${name}"`), panel.indexOf('</section>', panel.indexOf(`data-facet="${name}"`)));
 
     expect(section('bedrooms')).toContain('<a href="/?bedrooms=0&amp;price_max=3000000&amp;developer=4&amp;near_metro=on">Studio <span class="count">(2)</span></a>');
-    expect(section('bedrooms')).toContain('<li data-value="2" data-count="8" aria-current="true">2 <span class="count">(8)</span></li>');
-    expect(section('bedrooms')).toContain('>5+ <span class="count">(1)</span></a>');
+    expect(section('bedrooms')).toContain('<li data-value="2" data-count="8" aria-current="true">2 bedrooms <span class="count">(8)</span></li>');
+    expect(section('bedrooms')).toContain('>5+ bedrooms <span class="count">(1)</span></a>');
     expect(section('developer')).toContain('<a href="/?bedrooms=2&amp;price_max=3000000&amp;developer=3&amp;near_metro=on">Emaar &amp; Sons <span class="count">(2)</span></a>');
     expect(section('developer')).toContain('aria-current="true">Nakheel <span class="count">(8)</span>');
+    // No label from the API: the site's fallback.
     expect(section('developer')).toContain('>Developer 9 <span class="count">(1)</span>');
     expect(section('developer')).toContain('<a class="clear" href="/?bedrooms=2&amp;price_max=3000000&amp;near_metro=on">Any developer</a>');
-    // No area filter on GET /projects: names and counts, no links.
-    expect(section('area')).toContain('<li data-value="1" data-count="4">Dubai Marina, Dubai <span class="count">(4)</span></li>');
-    // Unnamed in the catalogue: said so; 0 cannot be filtered on.
-    expect(section('development_status')).toContain('which does not name them');
-    expect(section('development_status')).toContain('<li data-value="0" data-count="3">Status 0 <span class="count">(3)</span></li>');
-    expect(section('development_status')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;development_status=1&amp;near_metro=on">Status 1');
-    expect(section('unit_types')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;unit_type=2&amp;near_metro=on">Type 2');
+    // Not filterable (no area filter; development status 0): names and counts, no links.
+    expect(section('area')).toContain('<li data-value="1" data-count="4">Dubai Marina <span class="count">(4)</span></li>');
+    expect(section('development_status')).toContain('<li data-value="0" data-count="3">Announced <span class="count">(3)</span></li>');
+    expect(section('development_status')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;development_status=1&amp;near_metro=on">Early construction');
+    expect(section('unit_types')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;unit_type=2&amp;near_metro=on">Villas');
   });
 
   it('keeps a filter set from the Refine panel when the form is sent again', () => {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchOpenApiDocument } from '../scripts/openapi-document.js';
-import { GENERATED_DIR, sdkSources } from '../scripts/sdk-generate.js';
+import { GENERATED_DIR, SDK_DIR, sdkPackageJson, sdkSources } from '../scripts/sdk-generate.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 
 /*
@@ -24,6 +24,13 @@ describe('generated SDK sources', () => {
       // Not toEqual on the whole text: a diff of 6,000 lines helps nobody.
       if (committed !== expected) expect.fail(`sdk/src/generated/${name} is stale: run \`npm run sdk:generate\` and commit the result`);
     }
+  });
+
+  it('sdk/package.json carries the API\u2019s info.version (the SDK is versioned with the API)', async () => {
+    const document = await fetchOpenApiDocument(t.app);
+    const committed = await readFile(join(SDK_DIR, 'package.json'), 'utf8');
+    expect((JSON.parse(committed) as { version: string }).version).toBe(document.info.version);
+    expect(committed).toBe(sdkPackageJson(committed, document));
   });
 
   it('declares every operation of the document', async () => {

@@ -11,6 +11,7 @@ import type {
   ChangesPage,
   ChangesQuery,
   Developer,
+  DevelopmentStatus,
   FlatProject,
   Project,
   ProjectContacts,
@@ -19,6 +20,7 @@ import type {
   ProjectListItem,
   ProjectsPage,
   ProjectsQuery,
+  ProjectType,
   Unit,
   UnitTag,
   WhoAmI,
@@ -33,6 +35,11 @@ export interface CatalogueClientOptions {
   retry?: RetryOptions;
   /** A fetch of your own (a proxy agent, instrumentation); default the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * Ask for every problem of an invalid request (`Prefer: errors=all`), exposed as
+   * `CatalogueApiError.errors`; default true. False: the specified envelope alone (`message`).
+   */
+  everyError?: boolean;
 }
 
 export interface ApplicationOptions {
@@ -69,7 +76,7 @@ export class CatalogueClient {
   constructor(options: CatalogueClientOptions) {
     this.raw = createClient<paths>({
       baseUrl: options.baseUrl,
-      headers: { 'X-API-Key': options.apiKey },
+      headers: { 'X-API-Key': options.apiKey, ...(options.everyError !== false && { Prefer: 'errors=all' }) },
       fetch: retryingFetch(options.fetch ?? globalThis.fetch, options.retry),
     });
   }
@@ -97,6 +104,16 @@ export class CatalogueClient {
   /** GET /project-preferences: project features (type 1) and amenities (type 2). */
   listProjectFeatures(query: ProjectFeaturesQuery = {}): Promise<ProjectFeatures> {
     return unwrap(this.raw.GET('/project-preferences', { params: { query } }));
+  }
+
+  /** GET /project-types: the names of project types (a project's `type`, the `unit_types` filter). */
+  listProjectTypes(): Promise<ProjectType[]> {
+    return unwrap(this.raw.GET('/project-types'));
+  }
+
+  /** GET /development-statuses: the names of development statuses 0 to 3 (the filter takes 1 to 3). */
+  listDevelopmentStatuses(): Promise<DevelopmentStatus[]> {
+    return unwrap(this.raw.GET('/development-statuses'));
   }
 
   /** GET /projects: one page of the search, with the total number of matches. */

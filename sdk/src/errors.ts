@@ -3,6 +3,11 @@
  * service's own message from the error envelope (`{"status":"error","message":...}`), e.g.
  * `querystring/price_min must be >= 0`, so it can be shown to the user as it is.
  */
+import type { components } from './generated/schema.js';
+
+/** One problem of a 400: `field` (`client.email`, `price_min`; null for the request as a whole), `code`, `message`. */
+export type FieldError = NonNullable<components['schemas']['ErrorEnvelope']['errors']>[number];
+
 export class CatalogueApiError extends Error {
   override readonly name = 'CatalogueApiError';
 
@@ -14,6 +19,11 @@ export class CatalogueApiError extends Error {
     readonly requestId: string | undefined,
     /** Seconds from `Retry-After` (429 and 503), when the service sent it. */
     readonly retryAfterSeconds: number | undefined,
+    /**
+     * On a 400: every problem of the request, one per field, the first being `message`'s (the SDK asks
+     * for them with `Prefer: errors=all`); empty otherwise. Show each beside its form field.
+     */
+    readonly errors: FieldError[] = [],
   ) {
     super(message);
   }
@@ -24,7 +34,8 @@ export class CatalogueApiError extends Error {
       typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string' ? (body as { message: string }).message : undefined;
     // A proxy or load balancer in between may answer with its own, non-envelope body.
     const message = envelopeMessage ?? `HTTP ${response.status}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
-    return new CatalogueApiError(response.status, message, response.headers.get('x-request-id') ?? undefined, retryAfterSeconds(response.headers.get('retry-after')));
+    const errors = typeof body === 'object' && body !== null && Array.isArray((body as { errors?: unknown }).errors) ? (body as { errors: FieldError[] }).errors : [];
+    return new CatalogueApiError(response.status, message, response.headers.get('x-request-id') ?? undefined, retryAfterSeconds(response.headers.get('retry-after')), errors);
   }
 }
 

@@ -19,10 +19,16 @@ export type Area = ResponseData<'listAreas'>[number];
 export type AreasQuery = QueryOf<'listAreas'>;
 export type UnitTag = ResponseData<'listUnitTags'>[number];
 export type ProjectFeatures = ResponseData<'listProjectFeatures'>;
+export type ProjectType = ResponseData<'listProjectTypes'>[number];
+export type DevelopmentStatus = ResponseData<'listDevelopmentStatuses'>[number];
 export type ProjectFeaturesQuery = QueryOf<'listProjectFeatures'>;
 export type ProjectsQuery = QueryOf<'listProjects'>;
 export type ProjectsPage = ResponseData<'listProjects'>;
 export type ProjectListItem = ProjectsPage['items'][number];
+/** The facets of a page (only with `facets` in the query). */
+export type ProjectFacets = NonNullable<ProjectsPage['facets']>;
+/** One counted value of a facet: `value` (the id to filter by), `label`, `filterable`, `count`. */
+export type FacetValue = NonNullable<ProjectFacets[keyof ProjectFacets]>[number];
 export type FlatProject = ResponseData<'listAllProjects'>['items'][number];
 export type Project = ResponseData<'getProject'>;
 export type ProjectContacts = ResponseData<'getProjectContacts'>;

@@ -289,6 +289,18 @@ export interface BoardStagesTable {
   position: number;
 }
 
+/** A project type's name (migration 0011): `id` is the value of a project's `type`. */
+export interface ProjectTypesTable {
+  id: number;
+  name: string;
+}
+
+/** A development status's name (migration 0011): `id` (0 to 3) is the value of a project's `development_status`. */
+export interface DevelopmentStatusesTable {
+  id: number;
+  name: string;
+}
+
 export interface OfferStatusesTable {
   id: number;
   name: string;
@@ -386,6 +398,8 @@ export interface DB {
   clients: ClientsTable;
   board_stages: BoardStagesTable;
   offer_statuses: OfferStatusesTable;
+  project_types: ProjectTypesTable;
+  development_statuses: DevelopmentStatusesTable;
   opportunities: OpportunitiesTable;
   opportunity_tags: OpportunityTagsTable;
   opportunity_project_features: OpportunityProjectFeaturesTable;

@@ -8,7 +8,7 @@ import { generateFacilities } from './facilities.js';
 import { fileRegistry } from './file-records.js';
 import { DEFAULT_DEMO_PROJECTS } from './notable-records.js';
 import { generateProjects } from './projects.js';
-import { PROJECT_FEATURES, UNIT_TAGS } from './reference-lists.js';
+import { DEVELOPMENT_STATUSES, PROJECT_FEATURES, PROJECT_TYPES, UNIT_TAGS } from './reference-lists.js';
 import { Rng } from './seeded-random.js';
 import { ts } from './timestamps.js';
 import { generateUnits } from './units.js';
@@ -96,6 +96,8 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle 
     areas,
     unit_tags: unitTags,
     project_features: projectFeatures,
+    project_types: PROJECT_TYPES.map((name, i) => ({ id: i + 1, name })),
+    development_statuses: DEVELOPMENT_STATUSES.map((name, id) => ({ id, name })),
     companies,
     users,
     company_members: members,

@@ -23,3 +23,9 @@ export const PROJECT_FEATURES: readonly (readonly [string, 1 | 2])[] = [
   ['Jogging Track', 2], ['BBQ Area', 2], ['Spa & Sauna', 2], ['Co-working Lounge', 2], ['Padel Court', 2],
   ['Infinity Pool', 2], ['Landscaped Gardens', 2], ['Cinema Room', 2],
 ];
+
+/** Names of the project types the demo projects use (a project's `type`, bundle section `project_types`). */
+export const PROJECT_TYPES = ['Apartments', 'Villas', 'Townhouses', 'Penthouses'] as const;
+
+/** Names of the development statuses (a project's `development_status`, 0 to 3; bundle section `development_statuses`). */
+export const DEVELOPMENT_STATUSES = ['Announced', 'Early construction', 'Advanced construction', 'Completed'] as const;

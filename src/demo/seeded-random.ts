@@ -3,7 +3,7 @@
  * same bundle. Callers rely on the exact sequence of draws: changing a method here changes the bundle.
  */
 
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

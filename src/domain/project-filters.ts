@@ -10,6 +10,8 @@ import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type
 
 export class FilterError extends Error {
   override name = 'FilterError';
+  /** The other problems of the same query, in the order they were found (parseProjectsQuery reports them all). */
+  also: FilterError[] = [];
   constructor(
     readonly parameter: string,
     message: string,
@@ -180,7 +182,7 @@ interface CsvRule {
   describe: string;
 }
 
-const CSV_RULES = {
+export const CSV_RULES = {
   developer_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (developer company ids)' },
   unit_types: { min: 1, max: INT32_MAX, describe: 'positive integers (project types)' },
   development_status: { min: 1, max: 3, describe: 'integers from 1 to 3' },
@@ -382,12 +384,25 @@ function percent(parameter: string, value: number | undefined): number | undefin
  * `is_branded`, `is_resale` and `is_escrow` filter on the attribute either way.
  */
 export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
+  // Every parameter is checked even after one failed: the first problem is the error's message (as it
+  // always was), the others ride along in `also` for clients that ask for every error at once.
+  const problems: FilterError[] = [];
+  const check = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof FilterError)) throw error;
+      problems.push(error);
+      return undefined;
+    }
+  };
   const limit = query.limit ?? DEFAULT_LIMIT;
   const offset = query.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1) throw new FilterError('limit', 'limit must be an integer of at least 1');
-  if (!Number.isInteger(offset) || offset < 0) throw new FilterError('offset', 'offset must be an integer of at least 0');
+  if (!Number.isInteger(limit) || limit < 1) problems.push(new FilterError('limit', 'limit must be an integer of at least 1'));
+  if (!Number.isInteger(offset) || offset < 0) problems.push(new FilterError('offset', 'offset must be an integer of at least 0'));
 
-  const csv = (parameter: CsvParameter) => (query[parameter] === undefined ? undefined : parseCsv(parameter, query[parameter]!));
+  const csv = (parameter: CsvParameter) => (query[parameter] === undefined ? undefined : check(() => parseCsv(parameter, query[parameter]!)));
+  const rangeOf = (prefix: string) => check(() => range(prefix, query as Record<string, unknown>));
 
   const units: UnitFilters = {};
   const bedrooms = csv('bedrooms');
@@ -397,17 +412,17 @@ export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
   }
   const statuses = csv('statuses');
   if (statuses) units.statuses = statuses;
-  const price = range('price', query as Record<string, unknown>);
+  const price = rangeOf('price');
   if (price) units.price = price;
-  const pricePerFt2 = range('price_per_ft2', query as Record<string, unknown>);
+  const pricePerFt2 = rangeOf('price_per_ft2');
   if (pricePerFt2) units.pricePerFt2 = pricePerFt2;
-  const pricePerM2 = range('price_per_m2', query as Record<string, unknown>);
+  const pricePerM2 = rangeOf('price_per_m2');
   if (pricePerM2) units.pricePerM2 = pricePerM2;
-  const size = range('size', query as Record<string, unknown>);
+  const size = rangeOf('size');
   if (size) units.size = size;
   if (query.parking_min !== undefined) {
-    if (!Number.isInteger(query.parking_min) || query.parking_min < 0) throw new FilterError('parking_min', 'parking_min must be an integer of at least 0');
-    units.parkingMin = query.parking_min;
+    if (!Number.isInteger(query.parking_min) || query.parking_min < 0) problems.push(new FilterError('parking_min', 'parking_min must be an integer of at least 0'));
+    else units.parkingMin = query.parking_min;
   }
   const tagIds = csv('unit_preference_ids');
   if (tagIds) units.tagIds = tagIds;
@@ -421,14 +436,14 @@ export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
     isBranded: query.is_branded,
     isResale: query.is_resale,
     isEscrow: query.is_escrow,
-    handoverFrom: query.handover_from === undefined ? undefined : parseHandoverBound('handover_from', query.handover_from),
-    handoverTo: query.handover_to === undefined ? undefined : parseHandoverBound('handover_to', query.handover_to),
-    paymentMaxPreHandover: percent('payment_max_pre_handover', query.payment_max_pre_handover),
-    paymentMinAfterHandover: percent('payment_min_after_handover', query.payment_min_after_handover),
+    handoverFrom: query.handover_from === undefined ? undefined : check(() => parseHandoverBound('handover_from', query.handover_from!)),
+    handoverTo: query.handover_to === undefined ? undefined : check(() => parseHandoverBound('handover_to', query.handover_to!)),
+    paymentMaxPreHandover: check(() => percent('payment_max_pre_handover', query.payment_max_pre_handover)),
+    paymentMinAfterHandover: check(() => percent('payment_min_after_handover', query.payment_min_after_handover)),
     paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
-    geo: geo(query),
-    bbox: query.bbox === undefined ? undefined : parseBbox(query.bbox),
-    polygon: query.polygon === undefined ? undefined : parsePolygon(query.polygon),
+    geo: check(() => geo(query)),
+    bbox: query.bbox === undefined ? undefined : check(() => parseBbox(query.bbox!)),
+    polygon: query.polygon === undefined ? undefined : check(() => parsePolygon(query.polygon!)),
     nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
       .filter((name) => query[name] === true)
       .map((name) => NEAR_PARAMETERS[name]),
@@ -437,8 +452,16 @@ export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
   };
   for (const key of Object.keys(filters) as (keyof ProjectFilters)[]) if (filters[key] === undefined) delete filters[key];
 
-  const sort = parseSort(query.sort, filters.geo !== undefined);
-  return { filters, sort, facets: parseFacets(query.facets), limit: Math.min(limit, MAX_LIMIT), offset };
+  // A failed centre must not add "distance needs lat, lng and radius_km" to the problem it already reported.
+  const geoFailed = problems.some((problem) => ['lat', 'lng', 'radius_km'].includes(problem.parameter));
+  const sort = check(() => parseSort(query.sort, filters.geo !== undefined || geoFailed));
+  const facets = check(() => parseFacets(query.facets));
+  if (problems.length > 0) {
+    const [first, ...others] = problems;
+    first.also = others;
+    throw first;
+  }
+  return { filters, sort: sort!, facets: facets!, limit: Math.min(limit, MAX_LIMIT), offset };
 }
 
 /** `-price_from` -> price_from descending; absent: by name. The schema already limits the values. */

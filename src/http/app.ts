@@ -29,7 +29,8 @@ import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
 import { ErrorEnvelope } from '../contract/schemas/envelope.js';
-import { describeValidationError, validatorCompiler } from './validation.js';
+import { describeEveryValidationError, describeValidationError, validatorCompiler } from './validation.js';
+import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -96,7 +97,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar)));
+  app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar), {}, describeEveryValidationError(errors as never, dataVar)));
   app.addSchema(ErrorEnvelope);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -112,8 +113,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(cors, {
     origin: true,
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['X-API-Key', 'Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+    allowedHeaders: ['X-API-Key', 'Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id', 'Prefer'],
+    exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied'],
     maxAge: 600,
   });
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
@@ -157,7 +158,11 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
   if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ statusCode, message }, 'request rejected');
   // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
-  reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode).send({ status: 'error', message });
+  reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode);
+  if (statusCode === 400 && wantsEveryError(request)) {
+    const errors = everyErrorOf(message, error);
+    reply.header('preference-applied', PREFERENCE).send({ status: 'error', message, errors });
+  } else reply.send({ status: 'error', message });
 }
 
 /** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */

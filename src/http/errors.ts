@@ -1,5 +1,18 @@
 import { messages, rateLimitMessage } from '../domain/error-catalogue.js';
 
+/**
+ * One problem of an invalid request, for clients that ask for every problem at once (`Prefer:
+ * errors=all`, see every-error.ts): `field` is the path of the query parameter or body field
+ * (`price_min`, `client.mobile_number`, `preference_ids[2]`), null when the problem is the request as
+ * a whole; `code` is stable and machine-readable; `message` is what the `message` of the envelope
+ * would say about it.
+ */
+export interface FieldError {
+  field: string | null;
+  code: string;
+  message: string;
+}
+
 /*
  * The error a route or plugin throws: a status and a message of the error catalogue
  * (src/domain/error-catalogue.ts), with the headers that go with it. The error handler in app.ts turns
@@ -10,6 +23,8 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Every problem, the first being `message`'s (400 only); absent: the message alone. */
+    readonly errors?: FieldError[],
   ) {
     super(message);
     this.name = 'ApiError';

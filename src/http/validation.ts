@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { messages } from '../domain/error-catalogue.js';
+import type { FieldError } from './errors.js';
 import { pointerToPath } from '../domain/json-pointer.js';
 
 /*
@@ -12,12 +13,12 @@ import { pointerToPath } from '../domain/json-pointer.js';
  */
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function makeAjv(coerce: boolean): Ajv {
+function makeAjv(coerce: boolean, allErrors = false): Ajv {
   const ajv = new Ajv({
     coerceTypes: coerce ? 'array' : false,
     useDefaults: true,
     removeAdditional: false,
-    allErrors: false,
+    allErrors,
     verbose: true,
     strict: false,
   });
@@ -28,11 +29,18 @@ function makeAjv(coerce: boolean): Ajv {
 
 const textAjv = makeAjv(true);
 const bodyAjv = makeAjv(false);
+// The same validation reporting every failure, run only on a request already found invalid: the
+// message stays the first failure's (as the fail-fast validator finds it), the list comes from here.
+const textAjvAll = makeAjv(true, true);
+const bodyAjvAll = makeAjv(false, true);
+
+/** Every failure of an invalid request, beside the fail-fast errors Fastify hands the error formatter. */
+const everyFailure = new WeakMap<ErrorObject[], ErrorObject[]>();
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return guarded(bodyAjv.compile(schema as object), new Map(), true);
+  if (httpPart === 'body') return guarded(bodyAjv.compile(schema as object), () => bodyAjvAll.compile(schema as object), new Map(), true);
   // Headers carry every header the client sent, not only the declared ones: only the schema judges them.
-  return guarded(textAjv.compile(schema as object), numericProperties(schema), httpPart !== 'headers');
+  return guarded(textAjv.compile(schema as object), () => textAjvAll.compile(schema as object), numericProperties(schema), httpPart !== 'headers');
 };
 
 type NumericKind = 'integer' | 'number';
@@ -45,15 +53,23 @@ type NumericKind = 'integer' | 'number';
  *   surrogate is silently replaced), and JSON's `1e309` parses to Infinity, which no column holds.
  *   Checked once the schema has passed, so only declared, bounded fields are walked.
  */
-function guarded(validate: ValidateFunction, numeric: Map<string, { kind: NumericKind; schema: object }>, scan: boolean) {
+function guarded(validate: ValidateFunction, compileAll: () => ValidateFunction, numeric: Map<string, { kind: NumericKind; schema: object }>, scan: boolean) {
+  let validateAll: ValidateFunction | undefined;
   const check = (data: unknown): boolean => {
     check.errors = null;
-    const misspelt = misspeltNumber(data, numeric);
-    if (misspelt) check.errors = [misspelt];
+    const misspelt = misspeltNumbers(data, numeric);
+    if (misspelt.length > 0) check.errors = [misspelt[0]];
     else if (!validate(data)) check.errors = validate.errors ?? [];
     else if (scan) {
       const unstorable = unstorableValue(data);
       if (unstorable) check.errors = [unstorable];
+    }
+    if (check.errors && check.errors[0].keyword !== 'unstorable') {
+      validateAll ??= compileAll();
+      // A misspelt number is text the schema would coerce or refuse on its own terms: named once, as misspelt.
+      const misspeltPaths = new Set(misspelt.map((error) => error.instancePath));
+      const schemaFailures = validateAll(data) ? [] : (validateAll.errors ?? []).filter((error) => !misspeltPaths.has(error.instancePath));
+      everyFailure.set(check.errors, [...misspelt, ...schemaFailures]);
     }
     return check.errors === null;
   };
@@ -83,16 +99,17 @@ const DECIMAL: Record<NumericKind, RegExp> = {
   number: /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/,
 };
 
-function misspeltNumber(data: unknown, numeric: Map<string, { kind: NumericKind; schema: object }>): ErrorObject | undefined {
-  if (numeric.size === 0 || data === null || typeof data !== 'object') return undefined;
+function misspeltNumbers(data: unknown, numeric: Map<string, { kind: NumericKind; schema: object }>): ErrorObject[] {
+  if (numeric.size === 0 || data === null || typeof data !== 'object') return [];
+  const misspelt: ErrorObject[] = [];
   for (const [name, { kind, schema }] of numeric) {
     const value = (data as Record<string, unknown>)[name];
     const texts = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
     if (texts.some((text) => !DECIMAL[kind].test(text))) {
-      return { keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema };
+      misspelt.push({ keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema });
     }
   }
-  return undefined;
+  return misspelt;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -130,6 +147,49 @@ const partNames: Record<string, string> = {
 
 function join(path: string, child: string): string {
   return path ? `${path}.${child}` : child;
+}
+
+/**
+ * Every problem of a request the schema refused, one per field, the first being the one
+ * describeValidationError words (the envelope's `message`, unchanged).
+ */
+export function describeEveryValidationError(errors: ErrorObject[], dataVar: string): FieldError[] {
+  const first: FieldError = { field: fieldOf(errors, dataVar), code: codeOf(errors), message: describeValidationError(errors, dataVar) };
+  if (dataVar === 'params') return [first];
+  const groups = new Map<string, ErrorObject[]>();
+  for (const error of everyFailure.get(errors) ?? errors) {
+    const subject = subjectPointer(error);
+    groups.set(subject, [...(groups.get(subject) ?? []), error]);
+  }
+  const seen = new Set([first.field]);
+  const list = [first];
+  for (const group of groups.values()) {
+    const field = fieldOf(group, dataVar);
+    if (seen.has(field)) continue;
+    seen.add(field);
+    list.push({ field, code: codeOf(group), message: describeValidationError(group, dataVar) });
+  }
+  return list;
+}
+
+/** The pointer of the value a failure is about: for `required` and `additionalProperties`, the property named. */
+function subjectPointer(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') return `${error.instancePath}/${escapePointer(String(params.missingProperty))}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${escapePointer(String(params.additionalProperty))}`;
+  return error.instancePath;
+}
+
+function fieldOf(errors: ErrorObject[], dataVar: string): string | null {
+  if (dataVar === 'params') return 'id';
+  const union = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  return pointerToPath(subjectPointer(union ?? errors[0])) || null;
+}
+
+/** The JSON Schema keyword that failed (`required`, `type`, `format`, `maxLength`, `pattern`, `anyOf`, …). */
+function codeOf(errors: ErrorObject[]): string {
+  const union = errors.find((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  return (union ?? errors[0])?.keyword ?? 'invalid';
 }
 
 export function describeValidationError(errors: ErrorObject[], dataVar: string): string {

@@ -260,6 +260,16 @@ export const OfferStatusRecord = record({
   name: text(),
 });
 
+export const ProjectTypeRecord = record({
+  id: id(),
+  name: text(),
+});
+
+export const DevelopmentStatusRecord = record({
+  id: int(0, 3),
+  name: text(),
+});
+
 const clientSocialLinks = record({
   instagram: opt(text()),
   tiktok: opt(text()),
@@ -296,6 +306,8 @@ export const BundleSchema = Type.Object(
     areas: section(AreaRecord),
     unit_tags: section(UnitTagRecord),
     project_features: section(ProjectFeatureRecord),
+    project_types: section(ProjectTypeRecord),
+    development_statuses: section(DevelopmentStatusRecord),
     companies: section(CompanyRecord),
     users: section(UserRecord),
     company_members: section(CompanyMemberRecord),

@@ -39,6 +39,8 @@ const SECTION_KEYS: { [S in SectionName]: { field: string; key: (record: Section
   facilities: { field: 'source_id', key: (r) => `${r.category}/${String(r.source_id)}` },
   board_stages: { field: 'id', key: (r) => String(r.id) },
   offer_statuses: { field: 'id', key: (r) => String(r.id) },
+  project_types: { field: 'id', key: (r) => String(r.id) },
+  development_statuses: { field: 'id', key: (r) => String(r.id) },
   clients: { field: 'id', key: (r) => String(r.id) },
 };
 

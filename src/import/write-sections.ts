@@ -88,6 +88,8 @@ const WRITERS: { [S in SectionName]: Writer<S> } = {
     await moveIdentityPastMax(db, 'board_stages');
   },
   offer_statuses: (db, list) => upsert(db, TABLES.offer_statuses, list),
+  project_types: (db, list) => upsert(db, TABLES.project_types, list),
+  development_statuses: (db, list) => upsert(db, TABLES.development_statuses, list),
   clients: async (db, list) => {
     // Same reason as board stages: let a bundle move an email or mobile number from one client to another.
     await execute(db, 'UPDATE clients SET email = NULL, mobile_number = NULL WHERE id = ANY($1::int[])', [list.map((c) => c.id)]);
@@ -147,6 +149,8 @@ const TABLES = {
   facilities: { name: 'facilities', key: ['category', 'source_id'], columns: withTimestamps('category', 'source_id', 'data', 'facility_json', 'latitude', 'longitude') },
   board_stages: { name: 'board_stages', key: ['id'], columns: ['id', 'company_id', 'name', 'position'] },
   offer_statuses: { name: 'offer_statuses', key: ['id'], columns: ['id', 'name'] },
+  project_types: { name: 'project_types', key: ['id'], columns: ['id', 'name'] },
+  development_statuses: { name: 'development_statuses', key: ['id'], columns: ['id', 'name'] },
   clients: {
     name: 'clients',
     key: ['id'],

@@ -1,4 +1,5 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
+import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
 import { haversineM, inBox, pointInPolygon } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { KeyScope } from '../domain/key-scope.js';
@@ -284,16 +285,29 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     }
   }
 
-  const facets: Record<string, { value: number | boolean; count: number }[]> = {};
-  const listed = (values: readonly (number | boolean)[], counts: Int32Array) =>
-    values.flatMap((value, k) => (counts[k] > 0 ? [{ value, count: counts[k] }] : []));
+  const facets: Record<string, FacetCount[]> = {};
+  const listed = (name: FacetName, values: readonly (number | boolean)[], labels: readonly (string | null)[], counts: Int32Array) =>
+    values.flatMap((value, k) => (counts[k] > 0 ? [{ value, label: labels[k], filterable: isFilterable(name, value), count: counts[k] }] : []));
   for (const name of names) {
-    if (name === 'bedrooms') facets.bedrooms = listed([0, 1, 2, 3, 4, 5], countsPerBit(bucketSets!, BUCKETS));
-    else if (name === 'statuses') facets.statuses = listed(Array.from({ length: STATUSES }, (_, k) => k), countsPerBit(statusSets!, STATUSES));
-    else facets[name] = listed(byName.get(name)!.values, byName.get(name)!.counts);
+    if (name === 'bedrooms') facets.bedrooms = listed(name, BEDROOM_VALUES, BEDROOM_LABELS, countsPerBit(bucketSets!, BUCKETS));
+    else if (name === 'statuses') facets.statuses = listed(name, STATUS_VALUES, STATUS_LABELS, countsPerBit(statusSets!, STATUSES));
+    else facets[name] = listed(name, byName.get(name)!.values, byName.get(name)!.labels, byName.get(name)!.counts);
   }
   return { facets: facets as ProjectFacets, matched };
 }
+
+interface FacetCount {
+  value: number | boolean;
+  label: string | null;
+  filterable: boolean;
+  count: number;
+}
+
+const BEDROOM_VALUES = [0, 1, 2, 3, 4, 5];
+const BEDROOM_LABELS = BEDROOM_VALUES.map(bedroomsName);
+// Bit k of the statuses mask is unit status k (bit 0 unused: statuses are 1 to 5).
+const STATUS_VALUES = Array.from({ length: STATUSES }, (_, k) => k);
+const STATUS_LABELS = STATUS_VALUES.map((status) => UNIT_STATUS_NAMES[status] ?? null);
 
 /** From the number of projects per combination of bits (sets[bits]), the number per bit. */
 function countsPerBit(sets: Int32Array, bits: number): Int32Array {

@@ -14,6 +14,8 @@ import {
   type SearchProjectRow,
   type SearchUnitRow,
 } from '../queries/search-catalogue.js';
+import { readFacetNames, type CodeNameRow } from '../queries/code-names.js';
+import { FLAG_NAMES } from '../domain/code-names.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
@@ -140,8 +142,8 @@ export interface Snapshot {
   results: ResultCache;
   /** Project index by id. */
   indexOf: Map<number, number>;
-  /** Per project-level facet: its values (ascending) and each project's value index (-1: none). */
-  facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; of: Int32Array }>;
+  /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
+  facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; labels: (string | null)[]; of: Int32Array }>;
 }
 
 export const PROJECT_FACET_NAMES = ['developer', 'unit_types', 'development_status', 'is_branded', 'is_resale', 'is_escrow', 'area'] as const satisfies readonly FacetName[];
@@ -155,7 +157,7 @@ export interface SnapshotOptions {
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -166,7 +168,8 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const unitRows = await readSearchUnits(trx);
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase };
+      const facetNames = await readFacetNames(trx);
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
@@ -185,7 +188,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     scopes: new ScopeCache(),
     results: new ResultCache(),
     indexOf,
-    facetValues: facetValues(projects),
+    facetValues: facetValues(projects, facetNames),
   };
   snapshot.buildMs = performance.now() - started;
   return snapshot;
@@ -243,22 +246,27 @@ function projectColumns(rows: SearchProjectRow[]): ProjectColumns {
 }
 
 /** Each project's value of every project-level facet, as an index into the facet's sorted values. */
-function facetValues(projects: ProjectColumns): Snapshot['facetValues'] {
-  const indexed = (read: (i: number) => number | boolean | undefined) => {
+function facetValues(projects: ProjectColumns, names: Awaited<ReturnType<typeof readFacetNames>>): Snapshot['facetValues'] {
+  const indexed = (read: (i: number) => number | boolean | undefined, name: (value: number | boolean) => string | null) => {
     const values = [...new Set(Array.from({ length: projects.count }, (_, i) => read(i)).filter((value) => value !== undefined))].sort(
       (a, b) => Number(a) - Number(b),
     );
     const position = new Map(values.map((value, k) => [value, k]));
-    return { values, of: Int32Array.from({ length: projects.count }, (_, i) => position.get(read(i)!) ?? -1) };
+    return { values, labels: values.map(name), of: Int32Array.from({ length: projects.count }, (_, i) => position.get(read(i)!) ?? -1) };
   };
+  const byId = (rows: CodeNameRow[]) => {
+    const map = new Map(rows.map((row) => [row.id, row.name]));
+    return (value: number | boolean) => map.get(value as number) ?? null;
+  };
+  const flag = (labels: readonly [string, string]) => (value: number | boolean) => labels[value ? 1 : 0];
   return {
-    developer: indexed((i) => projects.companyId[i]),
-    unit_types: indexed((i) => projects.type[i]),
-    development_status: indexed((i) => projects.developmentStatus[i]),
-    is_branded: indexed((i) => projects.isBranded[i] === 1),
-    is_resale: indexed((i) => projects.isResale[i] === 1),
-    is_escrow: indexed((i) => projects.isEscrow[i] === 1),
-    area: indexed((i) => (projects.areaId[i] === 0 ? undefined : projects.areaId[i])),
+    developer: indexed((i) => projects.companyId[i], byId(names.developer)),
+    unit_types: indexed((i) => projects.type[i], byId(names.unit_types)),
+    development_status: indexed((i) => projects.developmentStatus[i], byId(names.development_status)),
+    is_branded: indexed((i) => projects.isBranded[i] === 1, flag(FLAG_NAMES.is_branded)),
+    is_resale: indexed((i) => projects.isResale[i] === 1, flag(FLAG_NAMES.is_resale)),
+    is_escrow: indexed((i) => projects.isEscrow[i] === 1, flag(FLAG_NAMES.is_escrow)),
+    area: indexed((i) => (projects.areaId[i] === 0 ? undefined : projects.areaId[i]), byId(names.area)),
   };
 }
 

@@ -27,3 +27,13 @@ export const PAYMENT_STAGE: Record<number, string> = { 1: 'Down payment', 2: 'Du
 export function imageUrl(url: string | null | undefined): string | undefined {
   return url && /^https?:\/\//i.test(url) ? url : undefined;
 }
+
+/** Out of stock (unit status 5) cannot be applied for: no Apply button, and its form answers 404. */
+export function canApply(unit: { status: number }): boolean {
+  return unit.status !== 5;
+}
+
+/** A payment-plan share as a width class (w5 … w100, steps of 5): no inline style, so a strict CSP holds. */
+export function widthClass(percent: number): string {
+  return `w${Math.min(100, Math.max(5, Math.round(percent / 5) * 5))}`;
+}

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { CatalogueApiError, type ApplicationBody, type CatalogueClient } from '@catalogue-api/sdk';
 import { html, htmlText, type Html } from './html.js';
 import { applicationPage, EMPTY_FIELDS, offerPage, type ApplicationFields } from './pages/application.js';
-import { errorBox, layout, STYLE } from './pages/layout.js';
+import { errorBox, FAVICON, layout, STYLE } from './pages/layout.js';
+import { canApply } from './format.js';
 import { projectPage } from './pages/project.js';
 import { searchPage } from './pages/search.js';
 import { projectsQuery, readSearchForm } from './search-form.js';
@@ -15,14 +16,20 @@ import { projectsQuery, readSearchForm } from './search-form.js';
  */
 export interface SiteOptions {
   client: CatalogueClient;
+  /** Origins the catalogue's pictures come from besides https: (the demo's picture host is plain http). */
+  imageOrigins?: string[];
 }
 
 const FORM_LIMIT = 16 * 1024;
-const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'self'; img-src 'self' https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'same-origin',
-};
+
+/** No inline style or script anywhere (the payment plan's proportions are classes): the CSP needs no hash. */
+function securityHeaders(imageOrigins: string[]) {
+  return {
+    'content-security-policy': `default-src 'none'; style-src 'self'; img-src 'self' https: data: ${imageOrigins.join(' ')}`.trim() + "; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'same-origin',
+  };
+}
 
 class HttpError extends Error {
   constructor(
@@ -33,10 +40,6 @@ class HttpError extends Error {
   }
 }
 
-function send(response: ServerResponse, status: number, page: Html): void {
-  response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
-  response.end(htmlText(page));
-}
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
   let body = '';
@@ -58,7 +61,13 @@ export function applicationBody(fields: ApplicationFields): ApplicationBody {
   };
 }
 
-export function createSiteHandler({ client }: SiteOptions) {
+export function createSiteHandler({ client, imageOrigins = [] }: SiteOptions) {
+  const headers = securityHeaders(imageOrigins.map((origin) => new URL(origin).origin));
+  function send(response: ServerResponse, status: number, page: Html): void {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers });
+    response.end(htmlText(page));
+  }
+
   async function search(url: URL, response: ServerResponse): Promise<void> {
     const form = readSearchForm(url.searchParams);
     // Developer and area names for the developer select and the Refine panel (the facets count by id).
@@ -75,6 +84,7 @@ export function createSiteHandler({ client }: SiteOptions) {
   async function apply(unitId: number, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const unit = await client.getUnit(unitId);
     const { cost } = await client.getProject(unit.project_id);
+    if (!canApply(unit)) throw new HttpError(404, 'This unit is sold out: see the other units of the project.');
     if (request.method !== 'POST') {
       send(response, 200, applicationPage(unit, cost.currency, EMPTY_FIELDS, randomUUID()));
       return;
@@ -90,7 +100,9 @@ export function createSiteHandler({ client }: SiteOptions) {
     } catch (error) {
       if (!(error instanceof CatalogueApiError) || (error.status !== 400 && error.status !== 409)) throw error;
       // 409: this key was used with other values (the visitor edited the form after a success); a new key makes it a new application.
-      send(response, error.status, applicationPage(unit, cost.currency, fields, error.status === 409 ? randomUUID() : idempotencyKey, error));
+      // The page itself is fine (200): it is the form again, with the problems beside their fields. A 4xx
+      // document would make the browser log an error for what is an ordinary correction by the visitor.
+      send(response, 200, applicationPage(unit, cost.currency, fields, error.status === 409 ? randomUUID() : idempotencyKey, error));
     }
   }
 
@@ -100,6 +112,11 @@ export function createSiteHandler({ client }: SiteOptions) {
       if (url.pathname === '/style.css') {
         response.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'max-age=300', 'x-content-type-options': 'nosniff' });
         response.end(STYLE);
+        return;
+      }
+      if (url.pathname === '/favicon.svg' || url.pathname === '/favicon.ico') {
+        response.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400', 'x-content-type-options': 'nosniff' });
+        response.end(FAVICON);
         return;
       }
       const project = /^\/projects\/(\d{1,9})$/.exec(url.pathname);
@@ -127,7 +144,10 @@ export interface RunningSite {
 export async function startSite(options: SiteOptions & { port?: number; host?: string }): Promise<RunningSite> {
   const handle = createSiteHandler(options);
   const server = createServer((request, response) => void handle(request, response));
-  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`,

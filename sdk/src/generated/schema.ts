@@ -101,6 +101,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/project-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Project types
+         * @description The name of every project type the catalogue names, sorted by id: a project’s `type` and the `unit_types` filter are these ids. Addition to the specification (bundle section `project_types`); a type without a name is not listed.
+         */
+        get: operations["listProjectTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/development-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Development statuses
+         * @description The name of every development status (0 to 3) the catalogue names, sorted by id: a project’s `development_status` is one of these ids; the `development_status` filter takes 1 to 3 only. Addition to the specification (bundle section `development_statuses`).
+         */
+        get: operations["listDevelopmentStatuses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/project-preferences": {
         parameters: {
             query?: never;
@@ -437,6 +477,15 @@ export interface components {
             status: "error";
             /** @description Human-readable reason. */
             message: string;
+            /** @description Addition to the specification, opt-in: only on a 400 to a request sent with `Prefer: errors=all` (answered with `Preference-Applied: errors=all`). Every problem found, at most one per field, the first being the one `message` states. Every failure of the request’s schema is listed; rules checked once the schema passes (the filters of GET /projects) are listed together when the schema passes. */
+            errors?: {
+                /** @description Path of the query parameter or body field, as messages name it (`price_min`, `client.mobile_number`, `preference_ids[2]`); null when the problem is the request as a whole (e.g. a body that is not JSON). */
+                field: string | null;
+                /** @description Machine-readable kind: the JSON Schema keyword that failed (`required`, `type`, `format`, `minimum`, `maxLength`, `pattern`, `anyOf`, `additionalProperties`, …), or `invalid` for a rule checked after the schema (e.g. a CSV filter or a range). */
+                code: string;
+                /** @description The problem in the words `message` would use for it. */
+                message: string;
+            }[];
         };
     };
     responses: never;
@@ -1503,6 +1552,396 @@ export interface operations {
             };
         };
     };
+    listProjectTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every named project type. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The project types, sorted by id. */
+                        data: {
+                            /** @description Project type id: the value of a project’s `type` and of the `unit_types` filter. */
+                            id: number;
+                            /** @description Name of the type, e.g. `Apartments`, `Villas`. */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listDevelopmentStatuses: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every named development status. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The development statuses, sorted by id. */
+                        data: {
+                            /** @description Development status, 0 to 3: the value of a project’s `development_status`. The `development_status` filter takes 1 to 3. */
+                            id: number;
+                            /** @description Name of the status, e.g. `Off-plan`, `Ready`. */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listProjectFeatures: {
         parameters: {
             query?: {
@@ -2068,6 +2507,10 @@ export interface operations {
                                 bedrooms?: {
                                     /** @description Bedrooms, as the `bedrooms` filter takes it (5: five or more). */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2075,6 +2518,10 @@ export interface operations {
                                 statuses?: {
                                     /** @description Unit status id, as the `statuses` filter takes it. */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2082,6 +2529,10 @@ export interface operations {
                                 development_status?: {
                                     /** @description Development status id, as the `development_status` filter takes it. */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2089,6 +2540,10 @@ export interface operations {
                                 developer?: {
                                     /** @description Developer company id. */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2096,6 +2551,10 @@ export interface operations {
                                 unit_types?: {
                                     /** @description Project type id, as the `unit_types` filter takes it. */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2103,6 +2562,10 @@ export interface operations {
                                 area?: {
                                     /** @description Area id. */
                                     value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2110,6 +2573,10 @@ export interface operations {
                                 is_branded?: {
                                     /** @description Whether the project is branded. */
                                     value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2117,6 +2584,10 @@ export interface operations {
                                 is_resale?: {
                                     /** @description Whether the project is a resale. */
                                     value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];
@@ -2124,6 +2595,10 @@ export interface operations {
                                 is_escrow?: {
                                     /** @description Whether the project has an escrow account. */
                                     value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
                                     /** @description Matching projects with this value, under every filter except the facet’s own. */
                                     count: number;
                                 }[];

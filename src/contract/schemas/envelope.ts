@@ -8,6 +8,25 @@ export const ErrorEnvelope = Type.Object(
   {
     status: Type.Literal('error', { description: 'Always `error`.' }),
     message: Type.String({ description: 'Human-readable reason.' }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          field: Type.Union([Type.String(), Type.Null()], {
+            description: 'Path of the query parameter or body field, as messages name it (`price_min`, `client.mobile_number`, `preference_ids[2]`); null when the problem is the request as a whole (e.g. a body that is not JSON).',
+          }),
+          code: Type.String({
+            description: 'Machine-readable kind: the JSON Schema keyword that failed (`required`, `type`, `format`, `minimum`, `maxLength`, `pattern`, `anyOf`, `additionalProperties`, …), or `invalid` for a rule checked after the schema (e.g. a CSV filter or a range).',
+          }),
+          message: Type.String({ description: 'The problem in the words `message` would use for it.' }),
+        }),
+        {
+          description:
+            'Addition to the specification, opt-in: only on a 400 to a request sent with `Prefer: errors=all` (answered with `Preference-Applied: errors=all`). ' +
+            'Every problem found, at most one per field, the first being the one `message` states. Every failure of the request\u2019s schema is listed; ' +
+            'rules checked once the schema passes (the filters of GET /projects) are listed together when the schema passes.',
+        },
+      ),
+    ),
   },
   { $id: 'ErrorEnvelope', title: 'Error envelope' },
 );

@@ -247,6 +247,16 @@ const facetCounts = (value: TSchema, description: string) =>
     Type.Array(
       Type.Object({
         value,
+        label: Type.Union([Type.String(), Type.Null()], {
+          description:
+            'The value\u2019s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer\u2019s or area\u2019s name); null when the ' +
+            'catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses).',
+        }),
+        filterable: Type.Boolean({
+          description:
+            'Whether the facet\u2019s own filter takes this value: a link to the same search with that filter set to it answers 200. False for ' +
+            'every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses.',
+        }),
         count: Type.Integer({ minimum: 1, description: 'Matching projects with this value, under every filter except the facet\u2019s own.' }),
       }),
       { description: `${description} Values with at least one project, ascending.` },

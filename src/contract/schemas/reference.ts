@@ -49,3 +49,19 @@ export const Developer = Type.Object(
   { id: Type.Integer({ description: 'Developer company id (usable in `developer_ids`).' }), name: Type.String({ description: 'Developer company name.' }), logo: Link },
   { description: 'A developer company (list item).' },
 );
+
+export const ProjectTypeName = Type.Object(
+  {
+    id: Type.Integer({ description: 'Project type id: the value of a project\u2019s `type` and of the `unit_types` filter.' }),
+    name: Type.String({ description: 'Name of the type, e.g. `Apartments`, `Villas`.' }),
+  },
+  { description: 'A project type and its name (bundle section `project_types`).' },
+);
+
+export const DevelopmentStatusName = Type.Object(
+  {
+    id: Type.Integer({ minimum: 0, maximum: 3, description: 'Development status, 0 to 3: the value of a project\u2019s `development_status`. The `development_status` filter takes 1 to 3.' }),
+    name: Type.String({ description: 'Name of the status, e.g. `Off-plan`, `Ready`.' }),
+  },
+  { description: 'A development status and its name (bundle section `development_statuses`).' },
+);

@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { AppDeps } from '../deps.js';
 import { sendWithRawItems } from '../raw-json.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
-import { Area, Developer, ProjectFeatureSections, UnitTag } from '../../contract/schemas/reference.js';
+import { Area, Developer, DevelopmentStatusName, ProjectFeatureSections, ProjectTypeName, UnitTag } from '../../contract/schemas/reference.js';
 
 export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, search }) => {
   app.get(
@@ -57,6 +58,40 @@ export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, {
       },
     },
     async () => ok(await listUnitTags(db)),
+  );
+
+  app.get(
+    '/project-types',
+    {
+      schema: {
+        tags: ['Reference'],
+        operationId: 'listProjectTypes',
+        summary: 'Project types',
+        description:
+          'The name of every project type the catalogue names, sorted by id: a project\u2019s `type` and the `unit_types` filter are these ids. ' +
+          'Addition to the specification (bundle section `project_types`); a type without a name is not listed.',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: responses({ 200: Success(Type.Array(ProjectTypeName, { description: 'The project types, sorted by id.' }), 'Every named project type.') }),
+      },
+    },
+    async () => ok(await listProjectTypes(db)),
+  );
+
+  app.get(
+    '/development-statuses',
+    {
+      schema: {
+        tags: ['Reference'],
+        operationId: 'listDevelopmentStatuses',
+        summary: 'Development statuses',
+        description:
+          'The name of every development status (0 to 3) the catalogue names, sorted by id: a project\u2019s `development_status` is one of ' +
+          'these ids; the `development_status` filter takes 1 to 3 only. Addition to the specification (bundle section `development_statuses`).',
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: responses({ 200: Success(Type.Array(DevelopmentStatusName, { description: 'The development statuses, sorted by id.' }), 'Every named development status.') }),
+      },
+    },
+    async () => ok(await listDevelopmentStatuses(db)),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import type { Project } from '@catalogue-api/sdk';
-import { bedrooms, date, imageUrl, money, PAYMENT_STAGE, UNIT_STATUS, area as size } from '../format.js';
+import { bedrooms, canApply, date, imageUrl, money, PAYMENT_STAGE, UNIT_STATUS, widthClass, area as size } from '../format.js';
 import { html, type Html } from '../html.js';
 import { layout } from './layout.js';
 
@@ -26,9 +26,12 @@ function gallery(project: Project): Html {
 
 function units(project: Project): Html {
   if (project.units.length === 0) return html`<p class="muted">No units listed.</p>`;
-  return html`<table aria-label="Units"><thead><tr><th>Unit</th><th>Type</th><th>Size</th><th>Status</th><th>Price</th><th></th></tr></thead><tbody>
+  // On small screens each row is a card (CSS): every cell carries its column name for that.
+  return html`<table class="units" aria-label="Units"><thead><tr><th scope="col">Unit</th><th scope="col">Type</th><th scope="col">Size</th><th scope="col">Status</th><th scope="col">Price</th><th scope="col"><span class="visually-hidden">Application</span></th></tr></thead><tbody>
   ${project.units.map(
-    (unit) => html`<tr data-unit-id="${unit.id}"><td>${unit.unit_number}</td><td>${bedrooms(unit.bedrooms)}</td><td>${size(unit.unit_area)}</td><td>${UNIT_STATUS[unit.status] ?? unit.status}</td><td>${money(unit.price, project.cost.currency)}</td><td><a class="apply" href="/units/${unit.id}/apply">Apply</a></td></tr>`,
+    (unit) => html`<tr data-unit-id="${unit.id}"><td data-label="Unit">${unit.unit_number}</td><td data-label="Type">${bedrooms(unit.bedrooms)}</td><td data-label="Size">${size(unit.unit_area)}</td><td data-label="Status">${UNIT_STATUS[unit.status] ?? unit.status}</td><td data-label="Price">${money(unit.price, project.cost.currency)}</td><td>${
+      canApply(unit) ? html`<a class="apply button" href="/units/${unit.id}/apply" aria-label="Apply for unit ${unit.unit_number}">Apply</a>` : html`<span class="muted">Sold out</span>`
+    }</td></tr>`,
   )}
 </tbody></table>`;
 }
@@ -36,7 +39,7 @@ function units(project: Project): Html {
 function paymentPlan(project: Project): Html {
   if (project.payment_plans.length === 0) return html`<p class="muted">Payment plan on request.</p>`;
   return html`<div class="plan" aria-label="Payment plan">${project.payment_plans.map(
-    (part) => html`<div class="s${part.type}" style="flex:${Math.max(part.percent, 8)}">${part.percent}% ${PAYMENT_STAGE[part.type] ?? ''}</div>`,
+    (part) => html`<div class="s${part.type} ${widthClass(Math.max(part.percent, 8))}">${part.percent}% ${PAYMENT_STAGE[part.type] ?? ''}</div>`,
   )}</div>`;
 }
 
@@ -44,7 +47,7 @@ function nearby(project: Project): Html {
   const categories = Object.entries(project.nearby_facilities).filter(([, entries]) => entries.length > 0);
   if (categories.length === 0) return html`<p class="muted">No nearby facilities listed.</p>`;
   return html`<div class="nearby">${categories.map(
-    ([category, entries]) => html`<section data-category="${category}"><h4>${CATEGORY_LABEL[category] ?? category}</h4><ul>${entries
+    ([category, entries]) => html`<section data-category="${category}"><h3>${CATEGORY_LABEL[category] ?? category}</h3><ul>${entries
       .slice(0, NEARBY_SHOWN)
       .map((entry) => html`<li>${String(entry.facility.name ?? entry.facility.source_id)} <span class="muted">${(entry.distance / 1000).toFixed(1)} km</span></li>`)}</ul></section>`,
   )}</div>`;

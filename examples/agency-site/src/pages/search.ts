@@ -1,4 +1,4 @@
-import type { Area, Developer, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
+import type { Area, Developer, FacetValue, ProjectFacets, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
 import { date, imageUrl, money, area as size } from '../format.js';
 import { html, type Html } from '../html.js';
 import { BEDROOM_CHOICES, FACETS, PAGE_SIZE, SORT_LABELS, searchHref, type SearchForm } from '../search-form.js';
@@ -38,76 +38,50 @@ function searchForm({ form, developers }: SearchPageData): Html {
 /** How the Refine panel shows one facet, and which filter its values apply. */
 interface FacetView {
   title: string;
-  /** What the catalogue says about values it does not name. */
-  note?: string;
-  label(value: number): string;
-  /** The form's fields with this facet's filter set to the value alone; none where GET /projects cannot filter on it. */
-  apply?(value: number): Partial<SearchForm> | undefined;
+  /** The form's fields with this facet's filter set to the value alone (only for values the API marks `filterable`). */
+  apply?(value: number): Partial<SearchForm>;
   /** The form's fields with this facet's filter cleared. */
   clear?: Partial<SearchForm>;
   /** The values the form filters on now. */
   chosen: string[];
 }
 
-function facetViews({ form, developers, areas }: SearchPageData): Record<(typeof FACETS)[number], FacetView> {
-  const developerNames = new Map(developers.map((developer) => [developer.id, developer.name]));
-  const areaNames = new Map(areas.map((area) => [area.id, `${area.name}, ${area.city}`]));
+function facetViews({ form }: SearchPageData): Record<(typeof FACETS)[number], FacetView> {
   const one = (value: string) => (value === '' ? [] : [value]);
   return {
-    bedrooms: {
-      title: 'Bedrooms',
-      label: (value) => BEDROOM_CHOICES.find((choice) => choice.value === String(value))?.label ?? String(value),
-      apply: (value) => ({ bedrooms: [String(value)] }),
-      clear: { bedrooms: [] },
-      chosen: form.bedrooms,
-    },
-    developer: {
-      title: 'Developer',
-      label: (id) => developerNames.get(id) ?? `Developer ${id}`,
-      apply: (id) => ({ developer: String(id) }),
-      clear: { developer: '' },
-      chosen: one(form.developer),
-    },
-    // GET /projects has no area filter: these counts are for information only.
-    area: { title: 'Area', label: (id) => areaNames.get(id) ?? `Area ${id}`, chosen: [] },
-    // The catalogue numbers these without naming them; the filter takes 1 to 3 (not 0).
+    bedrooms: { title: 'Bedrooms', apply: (value) => ({ bedrooms: [String(value)] }), clear: { bedrooms: [] }, chosen: form.bedrooms },
+    developer: { title: 'Developer', apply: (id) => ({ developer: String(id) }), clear: { developer: '' }, chosen: one(form.developer) },
+    // GET /projects has no area filter: the API marks every area value `filterable: false`.
+    area: { title: 'Area', chosen: [] },
     development_status: {
       title: 'Development status',
-      note: 'Numbered 0 to 3 by the catalogue, which does not name them.',
-      label: (value) => `Status ${value}`,
-      apply: (value) => (value >= 1 && value <= 3 ? { developmentStatus: String(value) } : undefined),
+      apply: (value) => ({ developmentStatus: String(value) }),
       clear: { developmentStatus: '' },
       chosen: one(form.developmentStatus),
     },
-    unit_types: {
-      title: 'Property type',
-      note: 'Numbered by the catalogue, which does not name them.',
-      label: (value) => `Type ${value}`,
-      apply: (value) => ({ unitType: String(value) }),
-      clear: { unitType: '' },
-      chosen: one(form.unitType),
-    },
+    unit_types: { title: 'Property type', apply: (value) => ({ unitType: String(value) }), clear: { unitType: '' }, chosen: one(form.unitType) },
   };
 }
 
 /**
- * The facet counts: each value links to the search with that facet's filter set to it alone and the
- * other filters kept, so its count is the total that search shows (the API counts each facet under
- * every filter but its own).
+ * The facet counts, named by the API (`label`). A value the API marks `filterable` links to the
+ * search with that facet's filter set to it alone and the other filters kept, so its count is the
+ * total that search shows (the API counts each facet under every filter but its own); the others
+ * (areas, development status 0) are counts without a link, never a link that would answer 400.
  */
-function refinePanel(data: SearchPageData, facets: NonNullable<ProjectsPage['facets']>): Html {
+function refinePanel(data: SearchPageData, facets: ProjectFacets): Html {
   const views = facetViews(data);
   const href = (change: Partial<SearchForm>) => searchHref({ ...data.form, ...change }, 1);
-  return html`<aside class="facets" aria-label="Refine"><strong>Refine</strong><div class="groups">
+  return html`<aside class="facets" aria-labelledby="refine-title"><h2 id="refine-title">Refine</h2><div class="groups">
   ${FACETS.map((name) => {
     const view = views[name];
-    const counts = facets[name] ?? [];
+    const counts: FacetValue[] = facets[name] ?? [];
     if (counts.length === 0 && view.chosen.length === 0) return '';
-    return html`<section data-facet="${name}"><h4>${view.title}</h4>${view.note ? html`<p class="muted">${view.note}</p>` : ''}<ul>
-    ${counts.map(({ value, count }) => {
+    return html`<section data-facet="${name}"><h3>${view.title}</h3><ul>
+    ${counts.map(({ value, label, filterable, count }) => {
       const chosen = view.chosen.includes(String(value));
-      const change = chosen ? undefined : view.apply?.(value);
-      const text = html`${view.label(value)} <span class="count">(${count})</span>`;
+      const change = chosen || !filterable || typeof value !== 'number' ? undefined : view.apply?.(value);
+      const text = html`${label ?? `${view.title} ${value}`} <span class="count">(${count})</span>`;
       return html`<li data-value="${value}" data-count="${count}"${chosen ? html` aria-current="true"` : ''}>${change ? html`<a href="${href(change)}">${text}</a>` : text}</li>`;
     })}</ul>${view.chosen.length > 0 && view.clear ? html`<a class="clear" href="${href(view.clear)}">Any ${view.title.toLowerCase()}</a>` : ''}</section>`;
   })}
