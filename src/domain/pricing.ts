@@ -66,6 +66,19 @@ export interface KeyPricing {
 
 const FT2_PER_M2_FRACTION = fractionOf(FT2_PER_M2);
 
+/**
+ * round_half_away(amount * factor) for amount >= 0, where `approx` is the factor as the nearest double
+ * and `exact` the exact rule: the double product is off by far less than the margin, so only near a
+ * half does the exact (bigint) rule have to decide.
+ */
+export function roundedProduct(amount: number, approx: number, exact: (amount: number) => number): number {
+  const x = amount * approx;
+  const whole = Math.floor(x);
+  const fraction = x - whole;
+  if (Math.abs(fraction - 0.5) > x * 1e-14 + 1e-9) return fraction < 0.5 ? whole : whole + 1;
+  return exact(amount);
+}
+
 export function keyPricing(priceVector: number): KeyPricing {
   const vector = fractionOf(priceVector);
   const fn = 100n * vector.d + vector.n;
@@ -73,14 +86,7 @@ export function keyPricing(priceVector: number): KeyPricing {
   const approx = Number(fn) / Number(fd);
 
   const exactKeyCents = (baseCents: number) => Number((2n * BigInt(baseCents) * fn + fd) / (2n * fd));
-  const keyCents = (baseCents: number) => {
-    const x = baseCents * approx;
-    const whole = Math.floor(x);
-    const fraction = x - whole;
-    // The double product is off by far less than this margin; near a half cent the exact rule decides.
-    if (Math.abs(fraction - 0.5) > x * 1e-15 + 1e-9) return fraction < 0.5 ? whole : whole + 1;
-    return exactKeyCents(baseCents);
-  };
+  const keyCents = (baseCents: number) => roundedProduct(baseCents, approx, exactKeyCents);
 
   const baseWindow = ({ min, max }: { min?: number; max?: number }) => {
     let low = 0;
