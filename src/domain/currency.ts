@@ -182,3 +182,46 @@ export function convertedPriceSql(
   const scale = sql`power(10::numeric, ${digits}::int)`;
   return sql<number | null>`round(div(2 * ${basePrice} * ${factorSql(priceVector)} * ${sourceRate} * ${scale} + ${targetRate}, 2 * ${targetRate}) / ${scale}, ${digits}::int)`;
 }
+
+/*
+ * An offer's price (POST /units/{id}/applications). The offer's currency (AED or USD, as specified)
+ * may differ from the unit's: then, when both have a rate, the offer price is the unit's base price
+ * converted by the rule above (key's factor applied once), and what was converted is kept beside it.
+ * Without a rate the specified answer stands (the unit's key price, under the offer's currency) and
+ * the conversion says `converted: false`, never silently.
+ */
+export interface OfferConversion {
+  unit_currency: string;
+  /** The unit's price in the key's prices, in the unit's currency. */
+  unit_price: number | null;
+  converted: boolean;
+  /** Offer currency per unit currency (rate(S) / rate(T), to 12 significant digits); null when not converted. */
+  rate: number | null;
+  /** The older as_of of the rates used (AED has none); null when not converted. */
+  rate_as_of: string | null;
+}
+
+export interface OfferPrice {
+  price: number | null;
+  /** Null when the offer is in the unit's own currency: nothing to convert. */
+  conversion: OfferConversion | null;
+}
+
+export function offerPrice(
+  unit: { baseCents: number | null; keyPrice: number | null; currency: string },
+  offerCurrency: string,
+  priceVector: number,
+  rates: CurrencyRates,
+): OfferPrice {
+  if (unit.currency === offerCurrency) return { price: unit.keyPrice, conversion: null };
+  const from = rates.aedPerUnit(unit.currency);
+  const to = rates.aedPerUnit(offerCurrency);
+  const notConverted = { unit_currency: unit.currency, unit_price: unit.keyPrice, converted: false, rate: null, rate_as_of: null };
+  if (from === undefined || to === undefined) return { price: unit.keyPrice, conversion: notConverted };
+  const asOfs = [rates.get(unit.currency)?.as_of, rates.get(offerCurrency)?.as_of].filter((at): at is string => at !== undefined).sort();
+  const price = unit.baseCents === null ? null : conversion(priceVector, from, to, offerCurrency).shown(unit.baseCents);
+  return {
+    price,
+    conversion: { ...notConverted, converted: true, rate: Number((from / to).toPrecision(12)), rate_as_of: asOfs[0] ?? null },
+  };
+}

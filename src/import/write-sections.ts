@@ -88,6 +88,8 @@ const WRITERS: { [S in SectionName]: Writer<S> } = {
     await moveIdentityPastMax(db, 'board_stages');
   },
   offer_statuses: (db, list) => upsert(db, TABLES.offer_statuses, list),
+  // As decimal text: the stored numeric is exactly the number written in the bundle (shortest form).
+  currency_rates: (db, list) => upsert(db, TABLES.currency_rates, list.map((r) => ({ ...r, aed_per_unit: String(r.aed_per_unit) }))),
   clients: async (db, list) => {
     // Same reason as board stages: let a bundle move an email or mobile number from one client to another.
     await execute(db, 'UPDATE clients SET email = NULL, mobile_number = NULL WHERE id = ANY($1::int[])', [list.map((c) => c.id)]);
@@ -147,6 +149,7 @@ const TABLES = {
   facilities: { name: 'facilities', key: ['category', 'source_id'], columns: withTimestamps('category', 'source_id', 'data', 'facility_json', 'latitude', 'longitude') },
   board_stages: { name: 'board_stages', key: ['id'], columns: ['id', 'company_id', 'name', 'position'] },
   offer_statuses: { name: 'offer_statuses', key: ['id'], columns: ['id', 'name'] },
+  currency_rates: { name: 'currency_rates', key: ['currency'], columns: withTimestamps('currency', 'aed_per_unit', 'as_of') },
   clients: {
     name: 'clients',
     key: ['id'],

@@ -14,6 +14,8 @@ import {
   type SearchProjectRow,
   type SearchUnitRow,
 } from '../queries/search-catalogue.js';
+import { readCurrencyRates } from '../queries/currency-rates.js';
+import type { CurrencyRates } from '../domain/currency.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
@@ -138,6 +140,8 @@ export interface Snapshot {
   scopes: ScopeCache;
   /** GET /projects results already worked out on this snapshot (result-cache.ts). */
   results: ResultCache;
+  /** The exchange rates read with the catalogue (src/domain/currency.ts). */
+  rates: CurrencyRates;
   /** Project index by id. */
   indexOf: Map<number, number>;
   /** Per project-level facet: its values (ascending) and each project's value index (-1: none). */
@@ -155,7 +159,7 @@ export interface SnapshotOptions {
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, rates } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -166,7 +170,8 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const unitRows = await readSearchUnits(trx);
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase };
+      const rates = await readCurrencyRates(trx);
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, rates };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
@@ -184,6 +189,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     lowerCase,
     scopes: new ScopeCache(),
     results: new ResultCache(),
+    rates,
     indexOf,
     facetValues: facetValues(projects),
   };

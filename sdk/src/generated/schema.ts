@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Currencies and exchange rates
+         * @description The currencies the `currency` parameter of the priced reads accepts: AED, then every currency the catalogue has a rate for, with AED per unit and when the rate was taken. An addition to the specification. Rates come with the catalogue (bundle section `currency_rates`) and change with it; conversion is exact: base price × key factor × source rate ÷ target rate, rounded half away from zero to the target’s minor unit.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -268,7 +288,12 @@ export interface paths {
          *
          *     Decisions where the specification is open:
          *     - `currency` must be exactly `AED` or `USD` (upper-case); other values, `aed` included, give 400.
-         *       Prices and budgets are not converted between currencies.
+         *       When the offer's currency differs from the unit's and both have a rate (GET /currencies), the offer
+         *       price and any budget bound derived from the unit are converted: base price × key factor × unit rate ÷
+         *       offer rate, rounded half away from zero to the cent; `offer.price_conversion` (an addition, stored
+         *       with the offer) gives the unit's own price, the rate and its `as_of`. Without a rate nothing is
+         *       converted (the unit price is taken as is) and `price_conversion.converted` is false. Explicit budget
+         *       bounds are taken as given, in the offer's currency.
          *     - `language`: letters, digits, `-` and `_` only (e.g. `en`, `en-GB`), stored lower-cased.
          *     - Names and email are stored without surrounding whitespace; a blank `last_name` is stored as null.
          *       `mobile_number` must contain at least one digit.
@@ -1432,6 +1457,217 @@ export interface operations {
                                 name: string;
                                 /** @description 1 feature, 2 amenity */
                                 type: 1 | 2;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listCurrencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AED and every rated currency. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /** @description AED, then every currency with a rate, by code. */
+                            items: {
+                                /**
+                                 * @description ISO 4217 code (three upper-case letters).
+                                 * @example USD
+                                 */
+                                currency: string;
+                                /**
+                                 * @description AED for one unit of the currency; 1 for AED.
+                                 * @example 3.6725
+                                 */
+                                aed_per_unit: number;
+                                /**
+                                 * @description Decimals prices in this currency are rounded to (2 for most; 0 for JPY, 3 for KWD).
+                                 * @example 2
+                                 */
+                                minor_unit: number;
+                                /** @description When the rate was taken (RFC 3339); null for AED, which is 1 by definition. */
+                                as_of: string | null;
                             }[];
                         };
                     };
@@ -4527,7 +4763,7 @@ export interface operations {
                     message?: string | null;
                     /** @description Offer language, at most 10 characters (letters, digits, `-`, `_`), stored lower-cased; default `en`. */
                     language?: string | null;
-                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. Prices are not converted. */
+                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. When it differs from the project currency and both have a rate (GET /currencies), the offer price and the budget bounds derived from the unit are converted; otherwise they are not, and `offer.price_conversion.converted` says so. */
                     currency?: ("AED" | "USD") | null;
                 };
             };
@@ -4632,7 +4868,8 @@ export interface operations {
                      *           "advisor_email": "omar.khalil@agency.example",
                      *           "advisor_phone": "+971 4 555 0199",
                      *           "is_sent": false,
-                     *           "created_at": "2026-11-20T10:31:02.000Z"
+                     *           "created_at": "2026-11-20T10:31:02.000Z",
+                     *           "price_conversion": null
                      *         }
                      *       }
                      *     }
@@ -4757,7 +4994,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
@@ -4778,6 +5015,19 @@ export interface operations {
                                  * @description When the offer was created.
                                  */
                                 created_at: string;
+                                /** @description An addition to the specification: null when the offer is in the unit’s own currency (nothing converted); otherwise how the unit’s price became the offer price. Stored with the offer. */
+                                price_conversion: {
+                                    /** @description The unit’s (its project’s) currency. */
+                                    unit_currency: string;
+                                    /** @description The unit price in the key’s prices, in the unit’s currency. */
+                                    unit_price: number | null;
+                                    /** @description True: `price` is `unit_price` converted at `rate`. False: no rate for one of the currencies, so `price` is `unit_price` unconverted, as the specification has it. */
+                                    converted: boolean;
+                                    /** @description Offer currency per unit of the unit’s currency (12 significant digits; the price is computed from the exact AED rates of GET /currencies); null when not converted. */
+                                    rate: number | null;
+                                    /** @description When the rate was taken (the older of the two when neither currency is AED); null when not converted. */
+                                    rate_as_of: string | null;
+                                } | null;
                             };
                         };
                     };
