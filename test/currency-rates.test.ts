@@ -131,3 +131,82 @@ describe.each(drivers)('currency rates (%s)', (driver) => {
     }
   });
 });
+
+describe.each(drivers)('currency= on the priced reads (%s)', (driver) => {
+  let t: TestApp;
+  let key: string;
+  const get = async (url: string) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    return { status: response.statusCode, body: response.json() };
+  };
+  // +10 %: the factor applies once, to the exact converted value.
+  const usd = (cents: number, from: number) => conversion(10, from, 3.6725, 'USD').shown(cents);
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, catalogue());
+    key = await t.key({ priceVector: 10 });
+  });
+  afterAll(async () => t?.close());
+
+  it('GET /projects?currency=USD: every price in USD and `currency` says so; a project without a rate keeps its own', async () => {
+    const { status, body } = await get('/projects?currency=USD&limit=10');
+    expect(status).toBe(200);
+    const byId = new Map(body.data.items.map((item: { id: number }) => [item.id, item]));
+    expect(byId.get(1)).toMatchObject({ currency: 'USD', price_from: usd(100_000_000, 1) });
+    expect(byId.get(2)).toMatchObject({ currency: 'USD', price_from: usd(121_813_900, 4.0123) });
+    expect(byId.get(3)).toMatchObject({ currency: 'USD', price_from: 504691 });
+    expect(byId.get(4)).toMatchObject({ currency: 'XYZ', price_from: 550000 });
+    // Without currency: each project's own currency and key price, as specified.
+    const plain = await get('/projects?limit=10');
+    expect(plain.body.data.items.map((item: { currency: string }) => item.currency)).toEqual(['AED', 'EUR', 'USD', 'XYZ']);
+    expect(plain.body.data.items[1].price_from).toBe(1339952.9);
+  });
+
+  it('price bounds are taken in the asked currency, exactly at the shown price; a project without a rate is left out', async () => {
+    const eurInUsd = usd(121_813_900, 4.0123);
+    const ids = async (query: string) => (await get(`/projects?currency=USD&${query}`)).body.data.items.map((item: { id: number }) => item.id);
+    expect(await ids(`price_min=${eurInUsd}&price_max=${eurInUsd}`)).toEqual([2]);
+    expect(await ids(`price_max=${(eurInUsd - 0.01).toFixed(2)}&price_min=1000000`)).toEqual([]);
+    expect(await ids('price_min=0')).toEqual([1, 2, 3]);
+    expect(await ids(`price_per_m2_min=${Math.floor(eurInUsd) / 100}`)).toEqual([2]);
+    expect(await ids(`price_per_m2_min=${(Math.floor(eurInUsd) + 1) / 100}`)).toEqual([]);
+    // Without currency the bounds compare with each project's own prices (the specified answer).
+    expect((await get(`/projects?price_min=${eurInUsd}&price_max=${eurInUsd}`)).body.data.items).toEqual([]);
+  });
+
+  it('sort=price_from compares value (in AED, the same in every currency); without a rate, last', async () => {
+    const order = async (query: string) => (await get(`/projects?sort=price_from&${query}`)).body.data.items.map((item: { id: number }) => item.id);
+    // 458,810 USD = 1.68 M AED, 1,000,000 AED, 1,218,139 EUR = 4.89 M AED.
+    expect(await order('')).toEqual([1, 3, 2, 4]);
+    expect(await order('currency=USD')).toEqual([1, 3, 2, 4]);
+    expect(await order('currency=EUR')).toEqual([1, 3, 2, 4]);
+    expect((await get('/projects?sort=-price_from&currency=USD')).body.data.items.map((item: { id: number }) => item.id)).toEqual([2, 3, 1, 4]);
+  });
+
+  it('GET /projects/{id}?currency=USD: price_from, units and cost in USD', async () => {
+    const { status, body } = await get('/projects/2?currency=USD');
+    expect(status).toBe(200);
+    expect(body.data.price_from).toBe(usd(121_813_900, 4.0123));
+    expect(body.data.cost.currency).toBe('USD');
+    expect(body.data.units.map((unit: { price: number }) => unit.price)).toEqual([usd(121_813_900, 4.0123)]);
+    const plain = await get('/projects/2');
+    expect(plain.body.data.cost.currency).toBe('EUR');
+    expect(plain.body.data.units[0].price).toBe(1339952.9);
+    // A project without a rate keeps its own prices and currency.
+    expect((await get('/projects/4?currency=USD')).body.data).toMatchObject({ price_from: 550000, cost: { currency: 'XYZ' } });
+  });
+
+  it('GET /units/{id}?currency=: the price converted and a `currency` field; none without it', async () => {
+    expect((await get('/units/21?currency=USD')).body.data).toMatchObject({ price: usd(121_813_900, 4.0123), currency: 'USD' });
+    expect((await get('/units/11?currency=EUR')).body.data).toMatchObject({ price: conversion(10, 1, 4.0123, 'EUR').shown(100_000_000), currency: 'EUR' });
+    expect((await get('/units/11?currency=AED')).body.data).toMatchObject({ price: 1100000, currency: 'AED' });
+    const plain = (await get('/units/21')).body.data;
+    expect(plain.price).toBe(1339952.9);
+    expect('currency' in plain).toBe(false);
+  });
+
+  it.each(['/projects', '/projects/2', '/units/21'])('%s: an unknown or unrated currency is a 400 naming it', async (path) => {
+    expect(await get(`${path}?currency=XYZ`)).toEqual({ status: 400, body: { status: 'error', message: 'currency XYZ has no exchange rate: use AED or a currency of GET /currencies' } });
+    expect(await get(`${path}?currency=usd`)).toEqual({ status: 400, body: { status: 'error', message: 'currency must be a currency code of three upper-case letters (e.g. USD)' } });
+  });
+});

@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import { ceilFraction, compareFractions, floorFraction, fractionOf, multiply, type Fraction } from './decimal.js';
-import { factorSql, roundedProduct } from './pricing.js';
+import { factorSql, keyPriceSql, roundedProduct } from './pricing.js';
 
 /*
  * The conversion rule, in one place (beside the price rule of pricing.ts, which it extends).
@@ -224,4 +224,49 @@ export function offerPrice(
     price,
     conversion: { ...notConverted, converted: true, rate: Number((from / to).toPrecision(12)), rate_as_of: asOfs[0] ?? null },
   };
+}
+
+/** The currency a read asks prices in (`currency=`), with its minor unit. */
+export interface DisplayCurrency {
+  currency: string;
+  digits: number;
+}
+
+export function displayCurrency(currency: string): DisplayCurrency {
+  return { currency, digits: minorUnitDigits(currency) };
+}
+
+/**
+ * A base price of the project aliased p as a read shows it: the key price in the project's currency
+ * without `currency` (the specified answer), converted to the asked currency with it; a project whose
+ * currency has no rate keeps its key price (and its currency, shownCurrencySql).
+ */
+export function shownPriceSql(
+  basePrice: Expression<number | null> | RawBuilder<number | null>,
+  priceVector: number,
+  display: DisplayCurrency | undefined,
+): RawBuilder<number | null> {
+  if (!display) return keyPriceSql(basePrice, priceVector);
+  const source = aedPerUnitSql(sql.ref('p.currency'));
+  return sql<number | null>`(CASE WHEN ${source} IS NULL THEN ${keyPriceSql(basePrice, priceVector)} ELSE ${convertedPriceSql(basePrice, priceVector, source, targetRateSql(display), display.digits)} END)`;
+}
+
+/** The `currency` a read shows for the project aliased p (see shownPriceSql). */
+export function shownCurrencySql(display: DisplayCurrency | undefined): RawBuilder<string> {
+  if (!display) return sql<string>`p.currency`;
+  return sql<string>`(CASE WHEN ${aedPerUnitSql(sql.ref('p.currency'))} IS NULL THEN p.currency ELSE ${display.currency}::text END)`;
+}
+
+/** A base price of the project aliased p converted to the asked currency: NULL without a rate (price bounds leave it out). */
+export function convertedOnlySql(basePrice: Expression<number | null> | RawBuilder<number | null>, priceVector: number, display: DisplayCurrency): RawBuilder<number | null> {
+  return convertedPriceSql(basePrice, priceVector, aedPerUnitSql(sql.ref('p.currency')), targetRateSql(display), display.digits);
+}
+
+/** The value in AED of a base price of the project aliased p (exact; NULL without a rate): the price sort's key. */
+export function aedValueSql(basePrice: Expression<number | null> | RawBuilder<number | null>): RawBuilder<number | null> {
+  return sql<number | null>`(${basePrice} * ${aedPerUnitSql(sql.ref('p.currency'))})`;
+}
+
+function targetRateSql(display: DisplayCurrency): RawBuilder<number | null> {
+  return aedPerUnitSql(sql<string>`${display.currency}::text`);
 }

@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Search projects
-         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices. With `facets`, the response also counts the matching projects per value of each facet asked for.
+         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for.
          */
         get: operations["listProjects"];
         put?: never;
@@ -190,7 +190,7 @@ export interface paths {
         };
         /**
          * Project detail
-         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set).
+         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices; with `currency`, in that currency), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set).
          */
         get: operations["getProject"];
         put?: never;
@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * Unit detail
-         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices.
+         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices; with `currency` (an addition), in that currency, and a `currency` field follows it.
          */
         get: operations["getUnit"];
         put?: never;
@@ -2015,7 +2015,12 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
                  * @example -price_from
                  */
                 sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
@@ -2218,7 +2223,7 @@ export interface operations {
                                 price_from: number | null;
                                 /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
                                 size_from: number | null;
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Link to the project’s first image; null when it has none. */
                                 logo: string | null;
@@ -2633,7 +2638,13 @@ export interface operations {
     };
     getProject: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+            };
             header?: {
                 /**
                  * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
@@ -2933,11 +2944,11 @@ export interface operations {
                             };
                             /** @description Money matters other than unit prices. */
                             cost: {
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Commission type of the agency platform; null when not set. */
                                 commission_type: number | null;
-                                /** @description Annual service charge per ft², in the project currency, as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
+                                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
                                 service_charge: number | null;
                             };
                             /** @description The payment plan, in plan order; empty when none. */
@@ -3668,7 +3679,13 @@ export interface operations {
     };
     getUnit: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+            };
             header?: {
                 /**
                  * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
@@ -3857,6 +3874,8 @@ export interface operations {
                             floor: number;
                             /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
                             price: number | null;
+                            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
+                            currency?: string;
                             /**
                              * Format: double
                              * @description Area, m².

@@ -6,6 +6,7 @@ import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../qu
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
 import type { AppDeps } from '../app.js';
+import { displayCurrencyOf } from '../display-currency.js';
 import { badRequest, notFound, messages } from '../errors.js';
 import type { LinkBuilder } from '../links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
@@ -13,6 +14,7 @@ import { toFileObject, toOptionalFileObject } from '../presenters/files.js';
 import { toPaymentPlan, toPreferences } from '../presenters/projects.js';
 import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeWithRawProperty } from '../raw-json.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
+import { DisplayCurrencyParam } from '../schemas/currencies.js';
 import { IdParams } from '../schemas/params.js';
 import {
   FlatProjectList,
@@ -40,7 +42,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
           '`sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + ' +
           'number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
           '`parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the ' +
-          'key\u2019s prices. With `facets`, the response also counts the matching projects per value of each facet asked for.',
+          'key\u2019s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for.',
         querystring: ProjectsQuery,
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
@@ -48,7 +50,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     async (request, reply) => {
       const page = parseOrReject(() => parseProjectsQuery(request.query));
       // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-      const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+      const snapshot = await search.latest();
+      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
+      const found = findProjects(snapshot, display ? { ...request.auth, display } : request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
       // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
       // and facets) serialized once per search and kept with its result.
       found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
@@ -82,15 +86,16 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         operationId: 'getProject',
         summary: 'Project detail',
         description:
-          'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices), features and amenities, and ' +
+          'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices; with `currency`, in that currency), features and amenities, and ' +
           'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set).',
         params: IdParams,
-        querystring: NoQuery,
+        querystring: Type.Object({ currency: DisplayCurrencyParam }, { additionalProperties: false }),
         response: responses({ 200: Success(ProjectDetail, 'The project with every block.') }, [404], notFoundDescription),
       },
     },
     async (request, reply) => {
-      const row = await findProjectDetail(db, request.auth, request.params.id, config.amenitiesRadiusM);
+      const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
+      const row = await findProjectDetail(db, display ? { ...request.auth, display } : request.auth, request.params.id, config.amenitiesRadiusM);
       if (!row) throw notFound(messages.projectNotFound);
       // The nearby block (most of the bytes) is the facilities' stored JSON text, passed through unparsed.
       const nearby = nearbyFacilitiesJsonParts(row.nearby);

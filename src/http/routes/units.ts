@@ -3,14 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FileRow } from '../../queries/project-detail.js';
 import { findUnit, type UnitModelRow } from '../../queries/units.js';
 import type { AppDeps } from '../app.js';
+import { displayCurrencyOf } from '../display-currency.js';
 import { messages, notFound } from '../errors.js';
+import { DisplayCurrencyParam } from '../schemas/currencies.js';
 import type { LinkBuilder } from '../links.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import { UnitModel } from '../schemas/units.js';
 import { toOptionalFileObject } from '../presenters/files.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links, search }) => {
   app.get(
     '/units/:id',
     {
@@ -20,16 +22,18 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
         summary: 'Unit detail',
         description:
           'The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project\u2019s ' +
-          '`CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key\u2019s prices.',
+          '`CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key\u2019s prices; with `currency` ' +
+          '(an addition), in that currency, and a `currency` field follows it.',
         params: IdParams,
-        querystring: Type.Object({}, { additionalProperties: false }),
+        querystring: Type.Object({ currency: DisplayCurrencyParam }, { additionalProperties: false }),
         response: responses({ 200: Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.') }, [404], {
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
         }),
       },
     },
     async (request) => {
-      const row = await findUnit(db, request.auth, request.params.id);
+      const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
+      const row = await findUnit(db, display ? { ...request.auth, display } : request.auth, request.params.id);
       if (!row) throw notFound(messages.unitNotFound);
       return ok(withLinks(row, links));
     },

@@ -133,6 +133,9 @@ export const UnitModel = Type.Object(
     parking: Type.Integer({ description: 'Parking spaces.' }),
     floor: Type.Integer({ description: 'Floor.' }),
     price: Nullable(Type.Number({ format: 'double' }), 'Price in the key\u2019s prices (base price \u00d7 price factor, rounded to 2 decimals); null when the unit has no price.'),
+    currency: Type.Optional(
+      Type.String({ description: 'Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project\u2019s own when it has no rate).' }),
+    ),
     unit_area: Type.Number({ format: 'double', description: 'Area, m².' }),
     plan_file_id: Nullable(Type.Integer(), 'Id of the unit plan file.'),
     plan_file: Nullable(FileObject, 'The unit plan; null when none.'),
