@@ -1,3 +1,4 @@
+import type { KeyScope } from './key-scope.js';
 import { sql, type Expression, type RawBuilder } from 'kysely';
 import { ceilFraction, compareFractions, floorFraction, fractionOf, multiply, type Fraction } from './decimal.js';
 import { factorSql, keyPriceSql, roundedProduct } from './pricing.js';
@@ -111,7 +112,8 @@ export function conversion(priceVector: number, sourceAedPerUnit: number, target
     n: (100n * vector.d + vector.n) * source.n * targetRate.d * scale,
     d: 100n * vector.d * source.d * targetRate.n * 100n,
   });
-  const approx = Number(k.n) / Number(k.d);
+  // Through a scaled bigint quotient: n and d alone may exceed the doubles (a vector of 300 decimals).
+  const approx = Number((k.n * APPROX_SCALE) / k.d) / Number(APPROX_SCALE);
   const minorPerUnit = 10 ** digits;
 
   const exactMinor = (cents: number) => Number((2n * BigInt(cents) * k.n + k.d) / (2n * k.d));
@@ -136,6 +138,8 @@ export function conversion(priceVector: number, sourceAedPerUnit: number, target
 
   return { digits, minorPerUnit, minor, shown: (cents) => minor(cents) / minorPerUnit, baseWindow };
 }
+
+const APPROX_SCALE = 10n ** 20n;
 
 function gcd(a: bigint, b: bigint): bigint {
   while (b !== 0n) [a, b] = [b, a % b];
@@ -270,3 +274,6 @@ export function aedValueSql(basePrice: Expression<number | null> | RawBuilder<nu
 function targetRateSql(display: DisplayCurrency): RawBuilder<number | null> {
   return aedPerUnitSql(sql<string>`${display.currency}::text`);
 }
+
+/** What a priced read is given: the key's scope and, with `currency=`, the currency to show prices in. */
+export type ReadScope = KeyScope & { display?: DisplayCurrency };

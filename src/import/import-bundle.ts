@@ -6,6 +6,7 @@ import { projectCurrenciesWithoutRate } from '../queries/currency-rates.js';
 import { checkBundle } from './check-bundle.js';
 import type { RelinkStrategy } from './facility-links.js';
 import { relinkAndTouch } from './relink-and-touch.js';
+import { stepTimer, type ProgressReport } from './step-timer.js';
 import { validateBundle } from './validate-bundle.js';
 import { writeSections } from './write-sections.js';
 
@@ -34,7 +35,7 @@ export interface ImportOptions {
   /** How the facility links are recomputed; by default chosen by the size of the import. */
   relinkStrategy?: RelinkStrategy;
   /** Called after each step (validation, checks, every section, facility links) with its duration. */
-  onProgress?: (step: string, ms: number) => void;
+  onProgress?: ProgressReport;
   /** Called with one line when, after the import, live projects are priced in currencies without a rate. */
   onWarning?: (line: string) => void;
 }
@@ -91,17 +92,3 @@ export function unratedWarning(unrated: { currency: string; projects: number }[]
 
 /** Rows written above which the import vacuums the catalogue tables after committing. */
 const VACUUM_THRESHOLD = 10_000;
-
-export type StepTimer = <T>(name: string, work: () => T) => T;
-
-/** Runs a step and reports its duration (sync or async) to the caller's progress callback. */
-function stepTimer(report: ImportOptions['onProgress']): StepTimer {
-  return (name, work) => {
-    if (!report) return work();
-    const started = performance.now();
-    const result = work();
-    if (result instanceof Promise) return result.then((value: unknown) => (report(name, performance.now() - started), value)) as typeof result;
-    report(name, performance.now() - started);
-    return result;
-  };
-}

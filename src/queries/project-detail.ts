@@ -2,9 +2,11 @@ import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuil
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
-import { aedPerUnitSql, shownCurrencySql, shownPriceSql } from '../domain/currency.js';
-import { firstImagePathSql, unitSummary, type CatalogueScope, type FeatureRow } from './projects.js';
-import { projectIsVisible, type VisibilityScope } from './visibility.js';
+import { aedPerUnitSql, shownCurrencySql, shownPriceSql, type ReadScope } from '../domain/currency.js';
+import type { FeatureRow } from '../contract/presenters/projects.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { firstImagePathSql, unitSummary } from './project-fragments.js';
+import { projectIsVisible } from './visibility.js';
 
 /*
  * GET /projects/{id} in two round trips: the project row with every block as a JSON sub-select, then,
@@ -115,7 +117,7 @@ export interface ProjectDetailRow {
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
-  scope: CatalogueScope,
+  scope: ReadScope,
   projectId: number,
   amenitiesRadiusM: number | undefined,
 ): Promise<ProjectDetailRow | undefined> {
@@ -152,7 +154,7 @@ const nearbyFacilitiesQuery = preparedQuery(
   ['projectId', 'amenitiesRadiusM'],
 );
 
-type DetailArgs = VisibilityScope & { projectId: number; price_vector: number; display_currency?: string; display_digits?: number };
+type DetailArgs = KeyScope & { projectId: number; price_vector: number; display_currency?: string; display_digits?: number };
 
 /** The detail in the key's prices or, `inCurrency`, converted to the asked currency (as unitQueryBuilder in units.ts). */
 const detailBuilder =

@@ -4,8 +4,9 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { shownCurrencySql, shownPriceSql } from '../domain/currency.js';
 import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
-import type { CatalogueScope } from './projects.js';
-import { projectIsVisible, type VisibilityScope } from './visibility.js';
+import type { ReadScope } from '../domain/currency.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { projectIsVisible } from './visibility.js';
 
 /*
  * GET /units/{id} returns the data model as it is: the unit and its project in snake_case, except the
@@ -216,7 +217,7 @@ function projectModel(eb: AnyEb) {
 }
 
 /** The live unit of a visible project, or undefined (any reason, alike). */
-export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: number): Promise<UnitModelRow | undefined> {
+export async function findUnit(db: Kysely<DB>, scope: ReadScope, unitId: number): Promise<UnitModelRow | undefined> {
   const args = { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
   const [row] = scope.display
     ? await unitInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
@@ -224,7 +225,7 @@ export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: nu
   return row as UnitModelRow | undefined;
 }
 
-type UnitQueryArgs = VisibilityScope & { unitId: number; price_vector: number; display_currency?: string; display_digits?: number };
+type UnitQueryArgs = KeyScope & { unitId: number; price_vector: number; display_currency?: string; display_digits?: number };
 
 /**
  * The unit query, in the key's prices (the specified answer) or, `inCurrency`, converted to the asked

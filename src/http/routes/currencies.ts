@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { BASE_CURRENCY, minorUnitDigits } from '../../domain/currency.js';
-import type { AppDeps } from '../app.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { CurrencyList } from '../schemas/currencies.js';
+import type { AppDeps } from '../deps.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { CurrencyList } from '../../contract/schemas/currencies.js';
 
 export const currencyRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search }) => {
   app.get(
