@@ -5138,7 +5138,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
