@@ -17,6 +17,7 @@ export const messages = {
   internal: 'internal server error',
   unavailable: 'service unavailable, retry later',
   databaseDown: 'database is down',
+  shuttingDown: 'shutting down: send requests to another instance',
   contactRequired: 'client.email or client.mobile_number is required',
   invalidJson: 'request body is not valid JSON',
   bodyTooLarge: 'request body must not exceed 64 KiB',
