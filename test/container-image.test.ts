@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { instructions } from './helpers/dockerfile.js';
 
 /*
  * No container registry is reachable here, so the image cannot be built: what can be checked without
@@ -11,19 +12,6 @@ import { parse } from 'yaml';
  * The image's steps themselves run on the host in test/scale-out/image-steps.test.ts.
  */
 const dockerfile = readFileSync('Dockerfile', 'utf8');
-
-/** The Dockerfile's instructions, continuation lines joined. */
-export function instructions(text: string): { keyword: string; args: string }[] {
-  return text
-    .replace(/\\\n/g, ' ')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('#'))
-    .map((line) => {
-      const [keyword, ...rest] = line.split(/\s+/);
-      return { keyword: keyword.toUpperCase(), args: rest.join(' ') };
-    });
-}
 
 describe('Dockerfile', () => {
   it('lints clean', () => {
