@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FileRow } from '../../queries/project-detail.js';
 import { findUnit, type UnitModelRow } from '../../queries/units.js';
-import type { AppDeps } from '../app.js';
-import { messages, notFound } from '../errors.js';
-import type { LinkBuilder } from '../links.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
-import { UnitModel } from '../schemas/units.js';
-import { toOptionalFileObject } from '../presenters/files.js';
+import type { AppDeps } from '../deps.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { notFound } from '../errors.js';
+import type { LinkBuilder } from '../../contract/links.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
+import { UnitModel } from '../../contract/schemas/units.js';
+import { toOptionalFileObject } from '../../contract/presenters/files.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
   app.get(
