@@ -84,6 +84,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
             // at debug (request-log.ts), and even then with the key headers and the client censored.
             redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'body.client'], censor: '[redacted]' },
           },
+    // A request arriving on a kept-alive connection while the server closes is served, not answered
+    // Fastify's bare 503: the drain (src/server.ts) already told the load balancer to stop sending.
+    return503OnClosing: false,
     // One line per request (request-log.ts), instead of Fastify's two with every header.
     logController: new RequestLog(),
     genReqId: (req) => {
