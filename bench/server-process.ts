@@ -69,7 +69,8 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${options.label} did not print its URL within ${options.startTimeoutMs ?? 120_000} ms`)), options.startTimeoutMs ?? 120_000);
     let found = false;
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    // The service prints its banner on stderr (its stdout is JSON log lines); the ceiling server on stdout.
+    const onLine = (line: string) => {
       const match = found ? null : LISTENING.exec(line);
       if (match) {
         found = true;
@@ -79,11 +80,9 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
       }
       remember(line);
       process.stderr.write(`[${options.label}] ${line}\n`);
-    });
-    createInterface({ input: child.stderr! }).on('line', (line) => {
-      remember(line);
-      process.stderr.write(`[${options.label}] ${line}\n`);
-    });
+    };
+    createInterface({ input: child.stdout! }).on('line', onLine);
+    createInterface({ input: child.stderr! }).on('line', onLine);
     void exited.then((code) => {
       if (found) return;
       clearTimeout(timer);

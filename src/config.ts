@@ -24,6 +24,12 @@ export interface Config {
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
   rateLimit: RateLimitConfig | undefined;
   webhooks: WebhookConfig;
+  /** The Prometheus listener (METRICS_PORT); undefined (the default): no metrics endpoint. */
+  metrics: MetricsConfig | undefined;
+  /** SIGTERM: seconds /health/ready answers 503 while requests are still served (SHUTDOWN_DRAIN_S). */
+  shutdownDrainS: number;
+  /** SIGTERM: seconds, after the drain, that requests in flight get before their connections are cut (SHUTDOWN_GRACE_S). */
+  shutdownGraceS: number;
 }
 
 export interface WebhookConfig {
@@ -37,6 +43,13 @@ export interface WebhookConfig {
   retryForMs: number;
   /** WEBHOOK_WORKER=off: this process queues events but delivers none (another process does). */
   worker: boolean;
+}
+
+export interface MetricsConfig {
+  port: number;
+  host: string;
+  /** One counter series per API key id (METRICS_PER_KEY=true); off by default, its cardinality grows with the keys. */
+  perKey: boolean;
 }
 
 export interface RateLimitConfig {
@@ -77,6 +90,35 @@ function positiveInteger(env: Env, name: string): number | undefined {
   if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
   return value;
 }
+
+function nonNegativeSeconds(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a number of seconds, 0 or more, got "${raw}"`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = read(env, name);
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function metricsConfig(env: Env, port: number, host: string): MetricsConfig | undefined {
+  const raw = read(env, 'METRICS_PORT');
+  if (raw === undefined) return undefined;
+  const metricsPort = Number(raw);
+  if (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65535) throw new ConfigError(`METRICS_PORT must be an integer from 0 to 65535, got "${raw}"`);
+  // Metrics name routes and key ids: they are for the operator's network, never the partners'.
+  if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: metrics are never served on the public port');
+  return { port: metricsPort, host: read(env, 'METRICS_HOST') ?? host, perKey: flag(env, 'METRICS_PER_KEY') };
+}
+
+/** Defaults: a load balancer probing every 2 s marks an instance down after 3 failures (6 s) within the 10 s drain; 10 + 20 s fit Kubernetes's default 30 s termination grace period. */
+export const DEFAULT_SHUTDOWN_DRAIN_S = 10;
+export const DEFAULT_SHUTDOWN_GRACE_S = 20;
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -149,9 +191,10 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
 
+  const host = read(env, 'HOST') ?? '0.0.0.0';
   return {
     port,
-    host: read(env, 'HOST') ?? '0.0.0.0',
+    host,
     databaseUrl,
     databaseReadUrls,
     databaseReadMaxLagS,
@@ -163,5 +206,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     rateLimit: rateLimitConfig(env),
     webhooks: webhookConfig(env),
+    metrics: metricsConfig(env, port, host),
+    shutdownDrainS: nonNegativeSeconds(env, 'SHUTDOWN_DRAIN_S', DEFAULT_SHUTDOWN_DRAIN_S),
+    shutdownGraceS: nonNegativeSeconds(env, 'SHUTDOWN_GRACE_S', DEFAULT_SHUTDOWN_GRACE_S),
   };
 }

@@ -6,6 +6,9 @@ import { migrateToLatest } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
 import { linkBuilder } from './contract/links.js';
+import type { Lifecycle } from './lifecycle.js';
+import { listenForMetrics } from './metrics/listener.js';
+import { serviceGauges } from './metrics/service-gauges.js';
 import { SearchModel } from './search/search-model.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/worker.js';
 
@@ -17,7 +20,16 @@ export interface RunningServer {
   /** Delivers webhooks from the shared queue; undefined with WEBHOOK_WORKER=off. */
   webhooks: DeliveryWorker | undefined;
   url: string;
-  stop(): Promise<void>;
+  /** The Prometheus endpoint (METRICS_PORT); undefined when off. */
+  metricsUrl: string | undefined;
+  lifecycle: Lifecycle;
+  /**
+   * Stops now: no new connections, requests in flight finish within `graceMs` (default
+   * SHUTDOWN_GRACE_S; then their connections are cut), then the database is released.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
+  /** SIGTERM's sequence: readiness 503 for `drainMs` while still serving (default SHUTDOWN_DRAIN_S), then stop(). */
+  shutdown(options?: { drainMs?: number; graceMs?: number }): Promise<void>;
 }
 
 /** A key's record is reused for at most this long; change signals drop it sooner. */
@@ -67,7 +79,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
-async function serveDatabase(config: Config, database: Database, options: StartOptions): Promise<RunningServer> {
+/** startServer on a database already open (tests hand in a migrated copy); the server closes it when it stops. */
+export async function serveDatabase(config: Config, database: Database, options: StartOptions = {}): Promise<RunningServer> {
   await migrateToLatest(database.primary);
   if (options.beforeListen) await options.beforeListen(database);
   let log: App['log'] | undefined;
@@ -81,9 +94,28 @@ async function serveDatabase(config: Config, database: Database, options: StartO
     onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),
   });
   // Keys are dropped on every change signal, and on PostgreSQL cached 1 s at most (src/http/key-cache.ts).
-  const app = await buildApp({ database, config, search, keyCacheTtlMs: options.keyCacheTtlMs ?? (database.driver === 'pglite' ? PGLITE_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS), changes });
+  const lifecycle: Lifecycle = { draining: false };
+  const app = await buildApp({
+    database,
+    config,
+    search,
+    keyCacheTtlMs: options.keyCacheTtlMs ?? (database.driver === 'pglite' ? PGLITE_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS),
+    changes,
+    lifecycle,
+    requestMetrics: config.metrics && { perKey: config.metrics.perKey },
+  });
   log = app.log;
-  await app.listen({ port: config.port, host: config.host });
+  // Before the API's port: a load balancer may send traffic as soon as that opens, and the first
+  // requests should already be measured.
+  const metrics = config.metrics
+    ? await listenForMetrics({ ...config.metrics, service: serviceGauges({ database, search, changes, shuttingDown: () => lifecycle.draining }) })
+    : undefined;
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await metrics?.close();
+    throw error;
+  }
   const management =
     database.driver === 'pglite' && options.runCommand && config.dataDir !== 'memory://'
       ? await listenForCommands(config.dataDir, options.runCommand(database)).catch((error: unknown) => {
@@ -105,19 +137,42 @@ async function serveDatabase(config: Config, database: Database, options: StartO
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   let stopping: Promise<void> | undefined;
-  const stop = () =>
+  const stop = ({ graceMs = config.shutdownGraceS * 1000 } = {}) =>
     (stopping ??= (async () => {
-      // close() stops accepting, closes idle keep-alive connections and waits for the requests in
-      // flight; only then is the database released, so those requests still complete.
-      const closing = app.close();
-      closeAfterResponse(app, inFlight);
-      await closing;
+      lifecycle.draining = true;
+      const deadline = Date.now() + graceMs;
+      // Past the grace period, requests still in flight (a stalled body, a slow client) lose their
+      // connection: the process must end within what the orchestrator allows before SIGKILL.
+      const cut = setTimeout(() => {
+        app.log.warn({ inFlight: inFlight.size }, 'shutdown grace period over: closing the connections of requests still in flight');
+        app.server.closeAllConnections();
+      }, graceMs);
+      try {
+        // close() stops accepting, closes idle keep-alive connections and waits for the requests in
+        // flight; only then is the database released, so those requests still complete.
+        const closing = app.close();
+        closeAfterResponse(app, inFlight);
+        await closing;
+        // A CLI command running here (an import) may finish within the grace period; those queued
+        // behind it are handed back to their CLI, which says to run them again (nothing was written).
+        await management?.close({ waitMs: Math.max(0, deadline - Date.now()) });
+      } finally {
+        clearTimeout(cut);
+      }
       await webhooks?.close();
-      await management?.close();
+      await metrics?.close();
       await changes.close();
       await database.close();
     })());
-  return { app, database, changes, search, webhooks, url: `http://${host}:${port}`, stop };
+  const shutdown = async ({ drainMs = config.shutdownDrainS * 1000, graceMs = config.shutdownGraceS * 1000 } = {}) => {
+    lifecycle.draining = true;
+    if (drainMs > 0) {
+      app.log.info({ drainS: drainMs / 1000 }, 'draining: readiness answers 503, requests are still served');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
+    await stop({ graceMs });
+  };
+  return { app, database, changes, search, webhooks, url: `http://${host}:${port}`, metricsUrl: metrics?.url, lifecycle, stop, shutdown };
 }
 
 /** The responses not finished yet. */
@@ -143,11 +198,15 @@ function closeAfterResponse(app: App, inFlight: Set<ServerResponse>): void {
   }
 }
 
-/** SIGTERM/SIGINT: finish what is in flight, close the database, exit. */
+/**
+ * SIGTERM (an orchestrator, a deploy): drain, then stop, then exit 0. SIGINT (Ctrl-C at a terminal):
+ * the same without the drain, since no load balancer is waiting to be told. A second signal while
+ * shutting down is ignored; the grace period bounds the wait.
+ */
 export function stopOnSignals(server: RunningServer): void {
   const onSignal = (signal: NodeJS.Signals) => {
-    server.app.log.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
-    server.stop().then(
+    server.app.log.info({ signal }, signal === 'SIGTERM' ? 'shutting down: draining, then finishing requests in flight' : 'shutting down: no new connections, finishing requests in flight');
+    (signal === 'SIGTERM' ? server.shutdown() : server.stop()).then(
       () => {
         server.app.log.info('stopped: requests in flight answered, database closed');
         process.exit(0);

@@ -72,7 +72,8 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
     const app = await buildApp({
       database: t.database,
       search: t.search,
-      config: { ...t.config, logLevel: 'info' },
+      // At debug, where headers are logged (test/request-log.test.ts: none at info).
+      config: { ...t.config, logLevel: 'debug' },
       logStream: { write: (line: string) => logged.push(line) },
     });
     await app.inject({ method: 'GET', url: '/whoIAm', headers: { 'x-api-key': key } });

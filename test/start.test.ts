@@ -57,7 +57,9 @@ const CURL_LINE = /curl -s -H 'X-API-Key: (ck_[0-9a-f]{64})' (http:\/\/\S+)\/who
 /** Runs the CLI's `start` on a fresh data directory; resolves once it prints its curl line. */
 async function startCli(command: string[], dataDir: string, logLevel: string) {
   const child = spawn(process.execPath, [...command, 'start'], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: logLevel },
+    // No drain (SHUTDOWN_DRAIN_S=0): what SIGTERM does once it is over is checked here; the drain
+    // itself behind a load balancer in test/scale-out/graceful-shutdown.test.ts.
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: logLevel, SHUTDOWN_DRAIN_S: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,3 +1,4 @@
+import { changeSignalReconnects } from '../metrics/instruments.js';
 import type { Database } from '../db/database.js';
 import { CHANGE_CHANNEL, parseChange, type Change } from './change-kinds.js';
 
@@ -70,7 +71,10 @@ export async function openChangeSignal(database: Database, options: ChangeSignal
       // Missed notifications are lost for good: after a reconnect everything is dropped at once; then
       // (also on the first connect, which may come after the version was read) the version that was
       // reached meanwhile is read, now that no later change can be missed.
-      if (reconnected) emit({ kind: 'resync', version });
+      if (reconnected) {
+        changeSignalReconnects.inc();
+        emit({ kind: 'resync', version });
+      }
       readCatalogueVersion(database).then(
         (current) => {
           if (current <= version) return;

@@ -14,6 +14,8 @@ import { buildCli, runCli, servedCommands, UsageError, type CliContext } from '.
  * to it (src/management/socket.ts) and print what they would have printed here.
  */
 const io: CommandIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) };
+/** What `start` and `serve` print for people goes to stderr: their stdout is the JSON log lines. */
+const banner = (text: string) => process.stderr.write(`${text}\n`);
 const config = () => loadConfig();
 
 function curlHint(url: string, secret: string): string {
@@ -57,9 +59,9 @@ async function serve(cfg: Config, loadDemo: boolean): Promise<RunningServer> {
       beforeListen: loadDemo
         ? async ({ db }) => {
             if (!(await catalogueIsEmpty(db))) return;
-            console.log('Empty catalogue: loading the demo catalogue…');
+            banner('Empty catalogue: loading the demo catalogue…');
             const summary = await seedDemo(db, { facilityLinkRadiusM: cfg.facilityLinkRadiusM });
-            console.log(`Demo catalogue loaded: ${summary.projects ?? 0} projects, ${summary.units ?? 0} units, ${summary.facilities ?? 0} facilities.`);
+            banner(`Demo catalogue loaded: ${summary.projects ?? 0} projects, ${summary.units ?? 0} units, ${summary.facilities ?? 0} facilities.`);
             demoKey = await createDemoKey(db);
           }
         : undefined,
@@ -72,12 +74,12 @@ async function serve(cfg: Config, loadDemo: boolean): Promise<RunningServer> {
   }
   stopOnSignals(server);
   if (!loadDemo) {
-    console.log(`Catalogue API listening on ${server.url}`);
+    banner(`Catalogue API listening on ${server.url}${server.metricsUrl ? ` (metrics: ${server.metricsUrl})` : ''}`);
     return server;
   }
-  console.log(`\nCatalogue API listening on ${server.url} (${server.database.driver}${cfg.databaseUrl ? '' : `, data in ${cfg.dataDir}`})`);
-  if (demoKey) console.log(curlHint(server.url, demoKey));
-  else console.log(`  Create a key: npm run catalogue -- keys create --company <agency id> --author <user id> --name "My website"\n  Docs: ${server.url}/docs`);
+  banner(`\nCatalogue API listening on ${server.url} (${server.database.driver}${cfg.databaseUrl ? '' : `, data in ${cfg.dataDir}`})`);
+  if (demoKey) banner(curlHint(server.url, demoKey));
+  else banner(`  Create a key: npm run catalogue -- keys create --company <agency id> --author <user id> --name "My website"\n  Docs: ${server.url}/docs`);
   return server;
 }
 

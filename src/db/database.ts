@@ -6,6 +6,7 @@ import { SupervisedPGlite, type EngineEvent } from './pglite-engine.js';
 import { isUnavailable } from './errors.js';
 import { listenOnPostgres, type ListenHandlers, type Listener } from './postgres-listener.js';
 import { namePreparedStatements, StatementNames } from './prepared-statements.js';
+import { noteServedBy, type ServerRole } from './served-by.js';
 import { replicate, type ReadReplicas, type Reader } from './read-replicas.js';
 import type { DB } from './schema.js';
 import { currentWalLsn } from './wal-position.js';
@@ -28,12 +29,25 @@ export interface Database {
   poolSize: number;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /** Each connection pool's use right now (metrics: src/metrics/service-gauges.ts). */
+  pools(): PoolUse[];
   /**
    * Notifications on `channel` (src/changes/change-signal.ts). PostgreSQL: a connection of its own,
    * re-established when lost (`down`, then `up` again); PGlite: the process's own database, always up.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<Listener>;
   close(): Promise<void>;
+}
+
+export interface PoolUse {
+  /** `primary`, a replica's host:port/database, or `embedded`. */
+  pool: string;
+  /** Connections the pool may open. */
+  size: number;
+  /** Connections checked out by a query or transaction. */
+  inUse: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 export interface DatabaseOptions {
@@ -66,20 +80,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export const DEFAULT_READ_MAX_LAG_S = 5;
 
 async function openPostgres(connectionString: string, max: number, readUrls: string[], readMaxLagS: number): Promise<Database> {
-  const pool = createPool(connectionString, max);
+  const pool = createPool(connectionString, max, 'primary');
   const primary = new Kysely<DB>({ dialect: dialectFor(pool) });
+  // Each replica gets a pool of the same size: a replica takes the reads a primary would otherwise serve.
+  const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max, 'replica') }));
   const base = {
     primary,
     driver: 'postgres' as const,
     poolSize: max,
     ping: () => ping(primary),
+    pools: () => [poolUse('primary', pool, max), ...replicaPools.map((replica) => poolUse(replica.name, replica.pool, max))],
     // On the primary: a standby takes no LISTEN, and the notifications are sent at commit there.
     listen: async (channel: string, handlers: ListenHandlers) => listenOnPostgres(connectionString, channel, handlers),
   };
   if (readUrls.length === 0) return { ...base, db: primary, close: () => primary.destroy().finally(() => pool.end()) };
-
-  // Each replica gets a pool of the same size: a replica takes the reads a primary would otherwise serve.
-  const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max) }));
   const pools = [pool, ...replicaPools.map((replica) => replica.pool)];
   const endPools = () => Promise.all(pools.map((p) => p.end())).then(() => {});
   try {
@@ -96,13 +110,29 @@ async function openPostgres(connectionString: string, max: number, readUrls: str
   }
 }
 
+function poolUse(name: string, pool: pg.Pool, size: number): PoolUse {
+  return { pool: name, size, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount };
+}
+
 /*
  * Kysely over a pool it does not own: several Kysely instances share one pool (the primary's serves
  * the routed instance and `primary`), so none may end it; the Database ends its pools itself.
  */
 function dialectFor(pool: pg.Pool): PostgresDialect {
-  return new PostgresDialect({ pool: { connect: () => pool.connect(), end: async () => {} } });
+  const role = poolRoles.get(pool);
+  return new PostgresDialect({
+    pool: {
+      connect: () => {
+        if (role) noteServedBy(role);
+        return pool.connect();
+      },
+      end: async () => {},
+    },
+  });
 }
+
+/** Which server each pool connects to, for the request log (served-by.ts). */
+const poolRoles = new WeakMap<pg.Pool, ServerRole>();
 
 /** host:port/database of a connection string, without credentials (for health and logs). */
 function serverName(url: string): string {
@@ -110,7 +140,7 @@ function serverName(url: string): string {
   return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }
 
-function createPool(connectionString: string, max: number): pg.Pool {
+function createPool(connectionString: string, max: number, role: ServerRole): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -126,6 +156,7 @@ function createPool(connectionString: string, max: number): pg.Pool {
         textParsers[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
+  poolRoles.set(pool, role);
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const statementNames = new StatementNames();
@@ -168,6 +199,8 @@ async function openPglite(dataDir: string, loadDataDir?: Blob, onEvent?: (event:
     // load balancer take the instance out. Down is an engine that is gone (closed, crashed, or
     // broken by a PANIC and not reopened yet).
     ping: async () => client.usable,
+    // One connection; queries beyond the one running wait in the worker's queue.
+    pools: () => [{ pool: 'embedded', size: 1, inUse: Math.min(1, client.pendingQueries), waiting: Math.max(0, client.pendingQueries - 1) }],
     async listen(channel, handlers) {
       const stop = await client.listen(channel, handlers);
       handlers.up();

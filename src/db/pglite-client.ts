@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { noteServedBy } from './served-by.js';
 
 /*
  * The embedded PGlite database, run in a worker thread and spoken to by messages. PGlite executes
@@ -57,6 +58,11 @@ export class PGliteWorkerClient {
     worker.on('exit', () => fail(new Error('the embedded database stopped')));
   }
 
+  /** Queries sent to the worker and not answered yet (the one running and those queued behind it). */
+  get pendingQueries(): number {
+    return this.#pending.size;
+  }
+
   /** Starts the worker and opens the database; rejects with the reason when it cannot be opened. */
   static async open(options: { dataDir?: string; loadDataDir?: Blob }): Promise<PGliteWorkerClient> {
     const loadDataDir = options.loadDataDir ? await options.loadDataDir.arrayBuffer() : undefined;
@@ -89,6 +95,7 @@ export class PGliteWorkerClient {
   }
 
   query(sql: string, params: unknown[] = []): Promise<{ rows: unknown[]; affectedRows?: number }> {
+    noteServedBy('primary');
     return this.#send({ type: 'query', sql, params });
   }
 

@@ -73,6 +73,11 @@ export class SupervisedPGlite {
   }
 
   /** An engine is open and not known to be broken (it may be busy with a long import). */
+  /** Queries sent to the engine and not answered yet (metrics: src/metrics/service-gauges.ts). */
+  get pendingQueries(): number {
+    return this.#client.pendingQueries;
+  }
+
   get usable(): boolean {
     return this.#failure === undefined && this.#client.alive;
   }

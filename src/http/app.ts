@@ -32,6 +32,10 @@ import { whoAmIRoutes } from './routes/whoami.js';
 import { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { describeEveryValidationError, describeValidationError, validatorCompiler } from './validation.js';
 import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
+import { RequestLog, traceRequests } from './request-log.js';
+import { instrumentRequests } from '../metrics/http-metrics.js';
+import { queryErrors } from '../metrics/instruments.js';
+import type { Lifecycle } from '../lifecycle.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -48,6 +52,10 @@ export interface BuildAppOptions {
   keyCacheTtlMs?: number;
   /** Change signals: empty the key cache on each one, bypass it while they cannot be trusted. */
   changes?: ChangeSignal;
+  /** The process's shutdown state (readiness answers 503 while it drains); absent: never draining. */
+  lifecycle?: Lifecycle;
+  /** Time every request for the metrics listener (src/metrics/); absent: no per-request metric hooks. */
+  requestMetrics?: { perKey: boolean };
   /** Tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -69,12 +77,20 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         : {
             level: config.logLevel,
             stream: options.logStream,
+            // No hostname: collectors add the host or container; the line stays short (src/http/request-log.ts).
+            base: { pid: process.pid },
             serializers: {
               req: (req) => ({ method: req.method, url: req.url, remoteAddress: req.ip, headers: req.headers }),
             },
-            // Keys are secrets: request headers are logged for support, with the key headers censored.
-            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie'], censor: '[redacted]' },
+            // Keys are secrets and the end client's data is personal: headers and bodies are only logged
+            // at debug (request-log.ts), and even then with the key headers and the client censored.
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'body.client'], censor: '[redacted]' },
           },
+    // A request arriving on a kept-alive connection while the server closes is served, not answered
+    // Fastify's bare 503: the drain (src/server.ts) already told the load balancer to stop sending.
+    return503OnClosing: false,
+    // One line per request (request-log.ts), instead of Fastify's two with every header.
+    logController: new RequestLog(),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -101,8 +117,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar), {}, describeEveryValidationError(errors as never, dataVar)));
   app.addSchema(ErrorEnvelope);
 
+  traceRequests(app);
+  if (options.requestMetrics) instrumentRequests(app, options.requestMetrics);
+  const lifecycle = options.lifecycle ?? { draining: false };
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
+    // While draining, no connection is kept for another request: the load balancer, which stops
+    // sending here once readiness fails, then holds no idle connection that the close could cut.
+    if (lifecycle.draining) reply.header('connection', 'close');
   });
 
   app.setErrorHandler(sendError);
@@ -121,7 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
   await registerCompression(app);
 
-  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl), search: options.search, changes: options.changes };
+  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl), search: options.search, changes: options.changes, lifecycle };
   // On the primary: a key revoked or changed a moment ago must not be read back (and cached again
   // after the change signal emptied the cache) from a replica that has not replayed the change yet.
   // A replica only while the primary is down.
@@ -157,8 +179,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
 function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): void {
   const { statusCode, message, headers } = toErrorResponse(error);
-  if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
-  else request.log.info({ statusCode, message }, 'request rejected');
+  if (statusCode >= 500) {
+    queryErrors.inc({ kind: statusCode === 503 ? 'unavailable' : 'internal' });
+    request.log.error({ err: error }, 'request failed');
+  }
+  // The request line (request-log.ts) has the status; the message is for debugging a partner's calls.
+  else request.log.debug({ statusCode, message }, 'request rejected');
   // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
   reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode);
   if (statusCode === 400 && wantsEveryError(request)) {

@@ -2,6 +2,7 @@ import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config.js';
 import type { LinkBuilder } from '../contract/links.js';
 import type { Database } from '../db/database.js';
+import type { Lifecycle } from '../lifecycle.js';
 import type { SearchModel } from '../search/search-model.js';
 
 /*
@@ -18,4 +19,6 @@ export interface AppDeps {
   search: SearchModel;
   /** Committed changes seen by this process (src/changes/); absent in tests that build a bare app. */
   changes?: ChangeSignal;
+  /** The process's shutdown state: /health/ready answers 503 while it drains. */
+  lifecycle: Lifecycle;
 }

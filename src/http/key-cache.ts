@@ -1,3 +1,4 @@
+import { keyCacheRequests } from '../metrics/instruments.js';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { KeyLookup } from './auth.js';
 
@@ -25,11 +26,18 @@ export function cachedKeyLookup(lookup: KeyLookup, options: KeyCacheOptions): Ke
   changes?.subscribe(() => entries.clear());
 
   return (keyHash) => {
-    if (changes && !changes.listening) return lookup(keyHash);
+    if (changes && !changes.listening) {
+      keyCacheRequests.inc({ result: 'bypass' });
+      return lookup(keyHash);
+    }
     const time = now();
     const hit = entries.get(keyHash);
-    if (hit && hit.expires > time) return hit.value;
+    if (hit && hit.expires > time) {
+      keyCacheRequests.inc({ result: 'hit' });
+      return hit.value;
+    }
     if (hit) entries.delete(keyHash);
+    keyCacheRequests.inc({ result: 'miss' });
 
     const value = lookup(keyHash);
     // A failed lookup (database down) must not be remembered.

@@ -334,6 +334,8 @@ const changesPage: ChangesPage = {
 
 export const operationExamples: Record<string, OperationExamples> = {
   health: { responses: { 200: success({ database: 'up', driver: 'postgres', catalogue_version: 42, change_signal: 'listening', search: { catalogue_version: 42, built_at: '2026-11-25T09:30:00.000Z', build_ms: 2180 } }), 503: error(messages.databaseDown) } },
+  healthLive: { responses: { 200: success({ uptime_s: 3600.4 }) } },
+  healthReady: { responses: { 200: success({ database: 'up', search_catalogue_version: 42 }), 503: error(messages.shuttingDown) } },
   whoAmI: {
     responses: {
       200: success({

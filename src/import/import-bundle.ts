@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { inSection } from './bundle-error.js';
+import { importDuration } from '../metrics/instruments.js';
+import { BundleError, inSection } from './bundle-error.js';
 import { SECTIONS, type SectionName } from './bundle-schema.js';
 import { projectCurrenciesWithoutRate } from '../queries/currency-rates.js';
 import { checkBundle } from './check-bundle.js';
@@ -42,6 +43,18 @@ export interface ImportOptions {
 }
 
 export async function importBundle(db: Kysely<DB>, bundle: unknown, options: ImportOptions): Promise<ImportSummary> {
+  const done = importDuration.startTimer();
+  try {
+    const summary = await importAndVacuum(db, bundle, options);
+    done({ outcome: 'success' });
+    return summary;
+  } catch (error) {
+    done({ outcome: error instanceof BundleError ? 'invalid' : 'failed' });
+    throw error;
+  }
+}
+
+async function importAndVacuum(db: Kysely<DB>, bundle: unknown, options: ImportOptions): Promise<ImportSummary> {
   const step = stepTimer(options.onProgress);
   const valid = step('validate', () => validateBundle(bundle));
   const result = await db.transaction().execute(async (trx) => {

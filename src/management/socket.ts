@@ -42,12 +42,13 @@ export class ManagementUnavailableError extends Error {
 }
 
 /** Serves commands on the data directory's socket; one command at a time, in arrival order. */
-export async function listenForCommands(dataDir: string, run: CommandRunner): Promise<{ close(): Promise<void> }> {
+export async function listenForCommands(dataDir: string, run: CommandRunner): Promise<{ close(options?: { waitMs?: number }): Promise<void> }> {
   const path = managementSocketPath(dataDir);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) throw new ManagementUnavailableError(`the socket path ${path} is longer than ${MAX_SOCKET_PATH} bytes`);
   // This process holds the directory's lock, so a socket file left there is a dead process's.
   rmSync(path, { force: true });
   let queue = Promise.resolve();
+  let stopping = false;
   const connections = new Set<Socket>();
   const server = createServer((socket) => {
     connections.add(socket);
@@ -55,7 +56,7 @@ export async function listenForCommands(dataDir: string, run: CommandRunner): Pr
     socket.on('error', () => {});
     readRequest(socket).then(
       (request) => {
-        queue = queue.then(() => runOne(socket, request, run));
+        queue = queue.then(() => (stopping ? handBack(socket) : runOne(socket, request, run)));
       },
       (error: Error) => send(socket, [{ err: `error: ${error.message}\n` }, { exit: 1 }]),
     );
@@ -69,14 +70,27 @@ export async function listenForCommands(dataDir: string, run: CommandRunner): Pr
   });
   chmodSync(path, 0o600);
   return {
-    async close() {
-      await new Promise<void>((resolvePromise) => {
-        server.close(() => resolvePromise());
-        for (const socket of connections) socket.destroy();
-      });
+    /**
+     * Stops taking commands. The one running may finish within `waitMs` (default 0); those queued
+     * behind it are handed back unrun (handBack). Past `waitMs` the running one loses its socket, and
+     * the database closing under it rolls its transaction back.
+     */
+    async close({ waitMs = 0 } = {}) {
+      stopping = true;
+      const closed = new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([queue, new Promise<void>((resolvePromise) => (timer = setTimeout(resolvePromise, waitMs)))]);
+      clearTimeout(timer);
+      for (const socket of connections) socket.destroy();
+      await closed;
       rmSync(path, { force: true });
     },
   };
+}
+
+/** A command that arrived while the service stops: not run, and the CLI is told to run it again. */
+function handBack(socket: Socket): void {
+  send(socket, [{ err: 'error: the catalogue service is stopping and did not run this command (nothing was written): run it again once the service has stopped or restarted\n' }, { exit: 1 }]);
 }
 
 async function runOne(socket: Socket, request: CommandRequest, run: CommandRunner): Promise<void> {

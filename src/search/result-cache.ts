@@ -1,3 +1,4 @@
+import { resultCacheRequests } from '../metrics/instruments.js';
 import { LRUCache } from 'lru-cache';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
@@ -60,7 +61,9 @@ export class ResultCache {
   private readonly seen = new LRUCache<string, true>({ max: 2 * RESULT_CACHE_ENTRIES });
 
   get(key: string): FoundList | undefined {
-    return this.lists.get(key);
+    const found = this.lists.get(key);
+    resultCacheRequests.inc({ result: found ? 'hit' : 'miss' });
+    return found;
   }
 
   /** A search just worked out: kept when it was seen before, else only noted. */

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { DB } from '../db/schema.js';
 import type { LinkBuilder } from '../contract/links.js';
+import { searchSnapshotBuildDuration } from '../metrics/instruments.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 
 /*
@@ -50,7 +51,7 @@ export class SearchModel {
 
   /** Builds the first snapshot; the process should not listen before this resolves. */
   static async create(db: Kysely<DB>, options: SearchModelOptions): Promise<SearchModel> {
-    const model = new SearchModel(db, options, await buildSnapshot(db, { links: options.links, generation: 1 }));
+    const model = new SearchModel(db, options, await timedBuild(db, { links: options.links, generation: 1 }));
     options.changes?.subscribe((change) => {
       if (change.kind === 'access') return;
       model.refresh().catch((error: unknown) => options.onError?.(error));
@@ -123,7 +124,20 @@ export class SearchModel {
 
   private async rebuild(): Promise<void> {
     const db = this.options.readFrom ? await this.options.readFrom() : this.db;
-    const next = await buildSnapshot(db, { links: this.options.links, generation: this.snapshot.generation + 1 });
+    const next = await timedBuild(db, { links: this.options.links, generation: this.snapshot.generation + 1 });
     this.snapshot = next;
+  }
+}
+
+/** buildSnapshot, timed for catalogue_search_snapshot_build_duration_seconds. */
+async function timedBuild(...args: Parameters<typeof buildSnapshot>): Promise<Snapshot> {
+  const done = searchSnapshotBuildDuration.startTimer();
+  try {
+    const snapshot = await buildSnapshot(...args);
+    done({ outcome: 'success' });
+    return snapshot;
+  } catch (error) {
+    done({ outcome: 'failed' });
+    throw error;
   }
 }

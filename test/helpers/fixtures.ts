@@ -89,3 +89,11 @@ export function withRecords(base: Bundle, extra: Bundle): Bundle {
   for (const [section, records] of Object.entries(extra)) merged[section] = [...(merged[section] ?? []), ...records];
   return merged;
 }
+
+/** baseBundle with one project (100, of DEV) and one priced 2-bedroom unit (1000): the operations suites' catalogue. */
+export function oneUnitCatalogue(): Bundle {
+  return withRecords(baseBundle(), {
+    projects: [{ id: 100, company_id: DEV, name: 'Marina Heights', area_id: 1 }],
+    units: [{ id: 1000, project_id: 100, unit_number: 'A-1', price: 1_000_000, bedrooms: 2 }],
+  });
+}

@@ -7,6 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { ApiError } from '../errors.js';
+import { applicationsCreated, applicationsRefused } from '../../metrics/instruments.js';
 import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResponse } from '../../contract/schemas/applications.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { IdParams } from '../../contract/schemas/params.js';
@@ -82,6 +83,10 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       // Before the body is read: a key whose agency or author is gone is a configuration problem (401)
       // whatever the body says.
       onRequest: async (request) => requireLiveAuthor(request.auth),
+      // Every refusal is counted, also those answered before the handler (schema, key, author).
+      onResponse: async (request, reply) => {
+        if (reply.statusCode >= 400) applicationsRefused.inc({ reason: refusedFor.get(request) ?? refusalByStatus(reply.statusCode) });
+      },
       schema: {
         tags: ['Applications'],
         summary: 'Submit an end-client application',
@@ -120,16 +125,35 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
           }),
         );
         if (outcome.replayed) request.log.info({ idempotencyKey }, 'idempotent replay: stored response returned, nothing written');
+        applicationsCreated.inc({ replayed: outcome.replayed ? 'true' : 'false' });
         // Only 201 responses are ever stored for replay.
         reply.code(outcome.statusCode as 201);
         return ok(outcome.data);
       } catch (error) {
-        if (error instanceof ApplicationRejected) throw toApiError(error.reason);
+        if (error instanceof ApplicationRejected) {
+          refusedFor.set(request, error.reason.code === 'idempotency_mismatch' || error.reason.code === 'idempotency_in_flight' ? 'idempotency_conflict' : error.reason.code);
+          throw toApiError(error.reason);
+        }
         throw error;
       }
     },
   );
 };
+
+/** The reason of a refusal the handler saw (a rejection of the domain); others are told by their status. */
+const refusedFor = new WeakMap<object, string>();
+
+function refusalByStatus(statusCode: number): string {
+  if (statusCode === 400) return 'invalid';
+  if (statusCode === 401) return 'unauthorized';
+  if (statusCode === 403) return 'forbidden';
+  if (statusCode === 404) return 'unit_not_found';
+  if (statusCode === 409) return 'idempotency_conflict';
+  if (statusCode === 429) return 'rate_limited';
+  if (statusCode === 503) return 'unavailable';
+  if (statusCode >= 500) return 'internal';
+  return 'other';
+}
 
 function toApiError(reason: RejectionReason): ApiError {
   switch (reason.code) {

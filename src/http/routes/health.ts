@@ -65,8 +65,79 @@ const Health = Type.Object({
   replicas: Type.Optional(Type.Array(ReplicaHealth, { description: 'Only with `DATABASE_READ_URL`: each read replica, in configuration order, as of the last poll (every second).' })),
 });
 
+const Live = Type.Object({
+  uptime_s: Type.Number({ minimum: 0, description: 'Seconds since this process started.' }),
+});
+
+const Ready = Type.Object({
+  database: Type.Union([Type.Literal('up'), Type.Literal('read-only')], {
+    description: '`up`: the primary answers. `read-only`: only a replica does (reads are served, writes answer 503).',
+  }),
+  search_catalogue_version: Type.Integer({ minimum: 0, description: 'The catalogue version of the search snapshot in service.' }),
+});
+
+/** The process's probes are logged at debug only (request-log.ts): they come every few seconds. */
+const probe = { probe: true };
+
+/** Whether the primary, or else a replica in service, answers; undefined when neither does. */
+async function databaseState(deps: AppDeps): Promise<'up' | 'read-only' | undefined> {
+  if (await deps.database.ping()) return 'up';
+  return deps.database.replicas?.status().some((replica) => replica.state === 'up') ? 'read-only' : undefined;
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   const webhookQueue = createQueueProbe(deps.database.primary);
+  app.get(
+    '/health/live',
+    {
+      config: probe,
+      schema: {
+        tags: ['Service'],
+        operationId: 'healthLive',
+        summary: 'Liveness probe (no key)',
+        description:
+          'Answers 200 as long as the process runs and its event loop turns; it asks nothing of the database, so an outage ' +
+          'does not get healthy instances restarted. For an orchestrator\u2019s liveness probe and the container `HEALTHCHECK`. ' +
+          'Logged at `debug` only.',
+        security: [],
+        response: { 200: Success(Live, 'The process answers.') },
+      },
+    },
+    async () => ok({ uptime_s: Math.round(process.uptime() * 10) / 10 }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      config: probe,
+      schema: {
+        tags: ['Service'],
+        operationId: 'healthReady',
+        summary: 'Readiness probe (no key)',
+        description:
+          'Whether a load balancer should send requests here: 200 once the search snapshot is built (before the port opens), ' +
+          'while the primary or a read replica in service answers (as `/health`) and the process is not shutting down. ' +
+          `503 \`${messages.shuttingDown}\` from SIGTERM on, for \`SHUTDOWN_DRAIN_S\` seconds during which requests are still ` +
+          'answered, so that the load balancer takes the instance out before it stops accepting connections (docs/deployment.md); ' +
+          `503 \`${messages.databaseDown}\` while no database server answers. Logged at \`debug\` only; a 503 here is not counted ` +
+          'as a query error.',
+        security: [],
+        response: {
+          200: Success(Ready, 'Ready: send requests here.'),
+          503: { ...Type.Ref(ErrorEnvelope), description: `\`${messages.shuttingDown}\` or \`${messages.databaseDown}\`: send nothing new here.` },
+        },
+      },
+    },
+    async (_request, reply) => {
+      // Answered here, not thrown: a readiness 503 is a state, not a failure to log or count.
+      if (deps.lifecycle.draining) return reply.code(503).send({ status: 'error', message: messages.shuttingDown });
+      const database = await databaseState(deps);
+      if (deps.lifecycle.draining) return reply.code(503).send({ status: 'error', message: messages.shuttingDown });
+      if (!database) return reply.code(503).send({ status: 'error', message: messages.databaseDown });
+      return ok({ database, search_catalogue_version: deps.search.current().catalogueVersion });
+    },
+  );
+
   app.get(
     '/health',
     {
@@ -92,17 +163,16 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
       },
     },
     async () => {
-      const { database } = deps;
-      const primaryUp = await database.ping();
-      const replicas = database.replicas?.status();
+      const state = await databaseState(deps);
       // Thrown, so the 503 goes through the error handler like every other error (envelope, log).
-      if (!primaryUp && !replicas?.some((replica) => replica.state === 'up')) throw unavailable(messages.databaseDown);
+      if (!state) throw unavailable(messages.databaseDown);
+      const replicas = deps.database.replicas?.status();
       const changes = deps.changes;
       const snapshot = deps.search.current();
-      const webhooks = primaryUp ? await webhookQueue() : undefined;
+      const webhooks = state === 'up' ? await webhookQueue() : undefined;
       return ok({
-        database: primaryUp ? ('up' as const) : ('read-only' as const),
-        driver: database.driver,
+        database: state,
+        driver: deps.database.driver,
         ...(changes && {
           catalogue_version: changes.catalogueVersion,
           change_signal: changes.listening ? ('listening' as const) : ('reconnecting' as const),

@@ -1,0 +1,107 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/*
+ * Every metric this service exports is defined here, in one registry of the process, so that names,
+ * labels and units stay consistent and the list in docs/operations.md has one source. A subsystem
+ * adds its metrics here and imports the instrument it updates (webhooks and MCP will join the same
+ * way). Names follow Prometheus's conventions: `catalogue_` prefix, base units (`_seconds`, `_bytes`),
+ * `_total` for counters; label values come from small fixed sets (route templates, status classes,
+ * reasons), never from request data, except the opt-in per-key counter.
+ *
+ * Counting costs a few hundred nanoseconds, so the instruments are always updated; what is optional
+ * is the listener that exposes them (METRICS_PORT, src/metrics/listener.ts) and the per-request
+ * timing hooks, which are only installed when it is on (src/metrics/http-metrics.ts).
+ *
+ * Gauges that read the state of one running server (snapshot, pools, replicas, change signal) are not
+ * here: they are collected from that server when scraped (src/metrics/service-gauges.ts).
+ */
+export const registry = new Registry();
+
+collectDefaultMetrics({ register: registry });
+
+/** Seconds, from 1 ms to 10 s: reads answer in milliseconds, applications and searches on L in tens. */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export const httpRequestDuration = new Histogram({
+  name: 'catalogue_http_request_duration_seconds',
+  help: 'Time from the request arriving to the response sent, by route template (e.g. /projects/:id; "unmatched" for 404s of unknown paths), method and status class (2xx, 3xx, 4xx, 5xx).',
+  labelNames: ['route', 'method', 'status_class'] as const,
+  buckets: REQUEST_BUCKETS,
+  registers: [registry],
+});
+
+export const httpRequestsInFlight = new Gauge({
+  name: 'catalogue_http_requests_in_flight',
+  help: 'Requests received and not yet answered.',
+  registers: [registry],
+});
+
+/** Only registered with METRICS_PER_KEY=true: one series per API key id, so its cardinality grows with the keys. */
+export const httpRequestsByKey = new Counter({
+  name: 'catalogue_http_requests_by_key_total',
+  help: 'Requests authenticated with each API key id, by status class (opt-in: METRICS_PER_KEY=true).',
+  labelNames: ['key_id', 'status_class'] as const,
+  registers: [],
+});
+
+export const queryErrors = new Counter({
+  name: 'catalogue_query_errors_total',
+  help: 'Requests answered with a server error, by kind: "unavailable" (503: the database or a write slot did not answer in time; retrying later works) or "internal" (500: a defect, logged with its stack).',
+  labelNames: ['kind'] as const,
+  registers: [registry],
+});
+
+export const searchSnapshotBuildDuration = new Histogram({
+  name: 'catalogue_search_snapshot_build_duration_seconds',
+  help: 'Time to build an in-memory search snapshot from the database (at start-up and after every catalogue change), by outcome.',
+  labelNames: ['outcome'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export const resultCacheRequests = new Counter({
+  name: 'catalogue_search_result_cache_requests_total',
+  help: 'Searches looked up in the result cache of the search snapshot, by result (hit, miss). Hit ratio: hit / (hit + miss).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export const keyCacheRequests = new Counter({
+  name: 'catalogue_key_cache_requests_total',
+  help: 'API key lookups, by result: hit (answered from the per-process cache), miss (read from the database), bypass (cache not trusted while the change signal reconnects).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export const changeSignalReconnects = new Counter({
+  name: 'catalogue_change_signal_reconnects_total',
+  help: 'Times the change-signal listener (PostgreSQL LISTEN) was re-established after losing its connection.',
+  registers: [registry],
+});
+
+export const importDuration = new Histogram({
+  name: 'catalogue_import_duration_seconds',
+  help: 'Catalogue bundle imports run by this process (CLI commands passed to the service on the embedded database), by outcome: success, invalid (refused: a bad bundle, nothing written), failed (an error, rolled back).',
+  labelNames: ['outcome'] as const,
+  buckets: [0.1, 0.5, 1, 5, 10, 30, 60, 120, 300, 600],
+  registers: [registry],
+});
+
+export const applicationsCreated = new Counter({
+  name: 'catalogue_applications_created_total',
+  help: 'Applications answered 201, by whether they were written now or replayed from an Idempotency-Key (replayed="true").',
+  labelNames: ['replayed'] as const,
+  registers: [registry],
+});
+
+export const applicationsRefused = new Counter({
+  name: 'catalogue_applications_refused_total',
+  help: 'Applications not created, by reason: invalid (400), unauthorized (401), author_gone (401), forbidden (403), unit_not_found (404), idempotency_conflict (409), rate_limited (429), offer_status_catalogue_empty (500), internal (500), unavailable (503).',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+/** "2xx" for 204, etc. */
+export function statusClass(statusCode: number): string {
+  return `${Math.floor(statusCode / 100)}xx`;
+}
