@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createWriteSlots } from '../../db/write-slots.js';
-import { ApplicationRejected, type RejectionReason } from '../../domain/application-merge.js';
-import { requestHash } from '../../domain/idempotency.js';
-import { submitApplication } from '../../queries/applications.js';
+import { ApplicationRejected } from '../../domain/application-merge.js';
 import type { AppDeps } from '../app.js';
 import { requireLiveAuthor } from '../auth.js';
-import { ApiError, messages } from '../errors.js';
+import { applicationRejected } from '../errors.js';
 import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResult } from '../schemas/applications.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
@@ -38,15 +35,7 @@ Decisions where the specification is open:
   which the outcome is unknown can then be retried safely with the same key and body.
 `.trim();
 
-/** How long an application may wait for a write slot before it is answered 503 (nothing written). */
-export const APPLICATION_SLOT_WAIT_MS = 15_000;
-
-export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
-  const { db } = database;
-  // Half the pool at most for application transactions, so that applications queued on an agency's
-  // board lock never leave reads without a connection (see src/db/write-slots.ts).
-  const slots = createWriteSlots(Math.max(1, Math.floor(database.poolSize / 2)), APPLICATION_SLOT_WAIT_MS);
-
+export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { applications }) => {
   // Only JSON is accepted: without this, Fastify's built-in text/plain parser would hand a string to
   // the validator. Encapsulated, so it only affects this route.
   app.removeContentTypeParser('text/plain');
@@ -80,42 +69,15 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       const { id } = request.params;
       const idempotencyKey = request.headers['idempotency-key'];
       try {
-        const outcome = await slots.run(() =>
-          submitApplication(db, {
-            unitId: id,
-            request: request.body,
-            key: request.auth,
-            idempotency:
-              idempotencyKey === undefined
-                ? undefined
-                : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${id}/applications`, request.body) },
-          }),
-        );
+        const outcome = await applications.submit({ unitId: id, body: request.body, key: request.auth, idempotencyKey });
         if (outcome.replayed) request.log.info({ idempotencyKey }, 'idempotent replay: stored response returned, nothing written');
         // Only 201 responses are ever stored for replay.
         reply.code(outcome.statusCode as 201);
         return ok(outcome.data);
       } catch (error) {
-        if (error instanceof ApplicationRejected) throw toApiError(error.reason);
+        if (error instanceof ApplicationRejected) throw applicationRejected(error.reason);
         throw error;
       }
     },
   );
 };
-
-function toApiError(reason: RejectionReason): ApiError {
-  switch (reason.code) {
-    case 'invalid':
-      return new ApiError(400, reason.message);
-    case 'unit_not_found':
-      return new ApiError(404, messages.unitNotFound);
-    case 'author_gone':
-      return new ApiError(401, messages.authorGone);
-    case 'offer_status_catalogue_empty':
-      return new ApiError(500, messages.offerStatusCatalogueEmpty);
-    case 'idempotency_mismatch':
-      return new ApiError(409, messages.idempotencyMismatch);
-    case 'idempotency_in_flight':
-      return new ApiError(409, messages.idempotencyInFlight, { 'retry-after': '5' });
-  }
-}

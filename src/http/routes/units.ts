@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FileRow } from '../../queries/project-detail.js';
-import { findUnit, type UnitModelRow } from '../../queries/units.js';
+import { findUnit } from '../../queries/units.js';
 import type { AppDeps } from '../app.js';
 import { messages, notFound } from '../errors.js';
-import type { LinkBuilder } from '../links.js';
 import { ok, responses, Success } from '../schemas/envelope.js';
 import { IdParams } from '../schemas/params.js';
 import { UnitModel } from '../schemas/units.js';
-import { toOptionalFileObject } from '../presenters/files.js';
+import { toUnitModel } from '../presenters/units.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {
   app.get(
@@ -31,24 +29,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
     async (request) => {
       const row = await findUnit(db, request.auth, request.params.id);
       if (!row) throw notFound(messages.unitNotFound);
-      return ok(withLinks(row, links));
+      return ok(toUnitModel(row, links));
     },
   );
 };
-
-/** Every file object of the model gets its link. */
-function withLinks(row: UnitModelRow, links: LinkBuilder) {
-  const file = (value: FileRow | null) => toOptionalFileObject(value, links);
-  const { project } = row;
-  return {
-    ...row,
-    plan_file: file(row.plan_file),
-    project: {
-      ...project,
-      company: { ...project.company, LogoFile: file(project.company.LogoFile) },
-      floor_plan_file: file(project.floor_plan_file),
-      brochure_file: file(project.brochure_file),
-      general_plan_file: file(project.general_plan_file),
-    },
-  };
-}
