@@ -7,7 +7,9 @@ import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config.js';
 import { readPrimaryFirst, type Database } from '../db/database.js';
 import { isUnavailable } from '../db/errors.js';
+import { mcpRoutes } from '../mcp/http-endpoint.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
+import { createApplicationIntake, type ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
 import { authenticate, type KeyLookup } from './auth.js';
 import { docsSite } from './docs-site.js';
@@ -37,6 +39,8 @@ export interface AppDeps {
   search: SearchModel;
   /** Committed changes seen by this process (src/changes/); absent in tests that build a bare app. */
   changes?: ChangeSignal;
+  /** Applications, whichever door they come in by (REST or MCP): one set of write slots per process. */
+  applications: ApplicationIntake;
 }
 
 export interface BuildAppOptions {
@@ -116,7 +120,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
   await registerCompression(app);
 
-  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl), search: options.search, changes: options.changes };
+  const deps: AppDeps = {
+    database,
+    config,
+    links: linkBuilder(config.staticBaseUrl),
+    search: options.search,
+    changes: options.changes,
+    applications: createApplicationIntake(database),
+  };
   // On the primary: a key revoked or changed a moment ago must not be read back (and cached again
   // after the change signal emptied the cache) from a replica that has not replayed the change yet.
   // A replica only while the primary is down.
@@ -138,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await api.register(unitRoutes, deps);
     await api.register(changesRoutes, deps);
     await api.register(applicationRoutes, deps);
+    await api.register(mcpRoutes, deps);
   });
 
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) => {
@@ -158,7 +170,7 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
 }
 
 /** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
-function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
+export function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
   const code = (error as FastifyError).code;
   switch (code) {
