@@ -114,6 +114,23 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
     });
   });
 
+  describe('/llms.txt', () => {
+    it('describes the API and the MCP endpoint without a key, naming every tool, with links that answer', async () => {
+      const res = await fetch(new URL('/llms.txt', baseUrl));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/markdown/);
+      const text = await res.text();
+      expect(text).toMatch(/^# Catalogue API\n\n> /);
+      const { tools } = await client.listTools();
+      for (const tool of tools) expect(text).toContain(`\`${tool.name}\``);
+      const links = [...text.matchAll(/\]\((\/[^)]*)\)/g)].map((match) => match[1]);
+      expect(links).toEqual(expect.arrayContaining(['/mcp', '/openapi.json', '/docs']));
+      for (const link of links.filter((path) => path !== '/mcp')) {
+        expect((await fetch(new URL(link, baseUrl), { headers: { 'x-api-key': key } })).status, link).toBe(200);
+      }
+    });
+  });
+
   describe('authentication: the API\u2019s rules and messages, as protocol errors', () => {
     async function refusal(headers: Record<string, string>) {
       const error = await mcpClient(baseUrl, headers).then(

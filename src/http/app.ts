@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { readPrimaryFirst, type Database } from '../db/database.js';
 import { isUnavailable } from '../db/errors.js';
 import { mcpRoutes } from '../mcp/http-endpoint.js';
+import { llmsTxtRoute } from '../mcp/llms-txt.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
 import { createApplicationIntake, type ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
@@ -157,6 +158,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await docsSite(app);
+  await llmsTxtRoute(app, config.publicBaseUrl);
 
   return app;
 }
