@@ -105,6 +105,20 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
       }
     });
 
+    it('a body that is not an MCP message: 400 with the API\u2019s wording, as a JSON-RPC error', async () => {
+      const post = (body: string) =>
+        fetch(new URL('/mcp', baseUrl), { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      for (const [body, message] of [
+        ['{"jsonrpc":', 'request body is not valid JSON'],
+        ['{"method":"tools/list","id":1}', 'jsonrpc is required'],
+        ['{"jsonrpc":"1.0","method":"tools/list","id":1}', 'jsonrpc must be 2.0'],
+      ]) {
+        const res = await post(body);
+        expect(res.status, body).toBe(400);
+        expect(await res.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message, data: { http_status: 400 } } });
+      }
+    });
+
     it('answers GET and DELETE with 405 (no sessions, no server stream)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(new URL('/mcp', baseUrl), { method, headers: { 'x-api-key': key, accept: 'text/event-stream' } });

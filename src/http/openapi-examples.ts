@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { mcpExamples } from '../mcp/openapi.js';
 import { messages } from './errors.js';
 import type { ApplicationBody, ApplicationResult } from './schemas/applications.js';
 import type { ChangesPage } from './schemas/changes.js';
@@ -407,6 +408,7 @@ export const operationExamples: Record<string, OperationExamples> = {
     requestBody: applicationBody,
     responses: { 201: success(applicationResult), 400: error(messages.contactRequired), 404: error(messages.unitNotFound) },
   },
+  mcp: mcpExamples,
 };
 
 /** The If-None-Match header every keyed GET accepts. */
