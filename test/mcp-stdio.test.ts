@@ -24,7 +24,7 @@ describe('catalogue mcp (stdio) against a running service', () => {
     t = await createTestApp('pglite', catalogueBundle());
     baseUrl = await listen(t.app);
     key = await t.key({ companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, priceVector: 7.5 });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => t?.close());
 
   it('serves the service\u2019s tools and answers, with the key\u2019s prices', async () => {

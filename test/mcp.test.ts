@@ -6,7 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
-import { buildApp, type App } from '../src/http/app.js';
+import { assistantSearch } from '../docs/snippets/assistant.js';
+import { buildApp } from '../src/http/app.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { crmCounts } from './helpers/crm-counts.js';
 import { drivers } from './helpers/databases.js';
@@ -57,7 +58,7 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
     catalogue = await loadReferenceCatalogue(t.db);
     key = await keyFor(0);
     client = await clientFor(0);
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     for (const pending of clients.values()) await (await pending).close();
     await t?.close();
@@ -142,6 +143,17 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
       for (const link of links.filter((path) => path !== '/mcp')) {
         expect((await fetch(new URL(link, baseUrl), { headers: { 'x-api-key': key } })).status, link).toBe(200);
       }
+    });
+  });
+
+  describe('docs/snippets/assistant.ts (the guide\u2019s MCP client)', () => {
+    it('finds the tools, an area id and the same search the REST API answers', async () => {
+      const { tools, areaId, page } = await assistantSearch(baseUrl, key, 'Dubai Marina');
+      expect(tools).toContain('submit_application');
+      const areas = (await rest(key, '/areas')).json.data as { id: number; name: string }[];
+      expect(areaId).toBe(areas.find((area) => area.name === 'Dubai Marina')?.id);
+      expect(areaId).toBeDefined();
+      expect(page).toEqual((await rest(key, '/projects?bedrooms=2&sort=price_from&facets=area&limit=5')).json.data);
     });
   });
 
@@ -452,7 +464,7 @@ describe('MCP endpoint under the rate limit', () => {
   beforeAll(async () => {
     t = await createTestApp('pglite', catalogueBundle(), { RATE_LIMIT: '3', RATE_LIMIT_WINDOW_S: '60' });
     baseUrl = await listen(t.app);
-  }, 120_000);
+  }, 300_000);
   afterAll(() => t?.close());
 
   it('counts MCP requests against the key\u2019s allowance and refuses with the API\u2019s 429', async () => {
