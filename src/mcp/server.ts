@@ -40,6 +40,17 @@ confirmed the unit and every client detail, with one idempotency_key per confirm
 
 const RESOURCE_PREFIX = 'catalogue://reference/';
 
+/** The same for every request and key: built once. */
+const TOOL_LIST = {
+  tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
+    name,
+    title,
+    description,
+    inputSchema: inputSchema as typeof inputSchema & { type: 'object' },
+    annotations,
+  })),
+};
+
 export interface McpLog {
   error(details: object, message: string): void;
 }
@@ -51,15 +62,7 @@ export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
   );
   const { server } = mcp;
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
-      name,
-      title,
-      description,
-      inputSchema: inputSchema as typeof inputSchema & { type: 'object' },
-      annotations,
-    })),
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
 
   server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
     const tool = TOOLS_BY_NAME.get(params.name);
