@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { buildApp } from '../src/http/app.js';
 import { BROTLI_QUALITY, GZIP_LEVEL } from '../src/http/compression.js';

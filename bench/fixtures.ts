@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../src/db/schema.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { haversineM } from '../src/domain/project-filters.js';
+import { haversineM } from '../src/domain/geo.js';
 import { priceFactor } from '../src/domain/pricing.js';
 import { createApiKey } from '../src/keys.js';
 import { findActiveKeyByHash, updateKey } from '../src/queries/api-keys.js';

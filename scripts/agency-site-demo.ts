@@ -23,7 +23,8 @@ export async function startDemo(options: { apiPort?: number; sitePort?: number; 
   const api = await startServer(config, {
     beforeListen: async ({ db }) => {
       await seedDemo(db, { facilityLinkRadiusM: config.facilityLinkRadiusM });
-      apiKey = await createDemoKey(db);
+      // The site answers its visitors: its key never sends a stored client back (private applications).
+      apiKey = await createDemoKey(db, { privateApplications: true });
     },
   });
   try {

@@ -1,4 +1,4 @@
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';

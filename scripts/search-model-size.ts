@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
 import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/project-filters.js';
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { findProjects } from '../src/search/find-projects.js';
 import { RESULT_CACHE_ENTRIES } from '../src/search/result-cache.js';

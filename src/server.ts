@@ -5,7 +5,7 @@ import { openDatabase, readerAfterLatestCommit, type Database } from './db/datab
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
-import { linkBuilder } from './http/links.js';
+import { linkBuilder } from './contract/links.js';
 import { SearchModel } from './search/search-model.js';
 
 export interface RunningServer {
@@ -45,14 +45,19 @@ export interface StartOptions {
 
 /** Opens the database, migrates, and listens. `npm start` and `catalogue serve` both come through here. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const engineLog: { log?: App['log'] } = {};
   const database = await openDatabase({
+    // The embedded engine failing (e.g. a full disk) and being reopened: one line each, cause named.
+    onEngineEvent: ({ level, message }) => engineLog.log?.[level](message),
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     readUrls: config.databaseReadUrls,
     readMaxLagS: config.databaseReadMaxLagS,
   });
   try {
-    return await serveDatabase(config, database, options);
+    const server = await serveDatabase(config, database, options);
+    engineLog.log = server.app.log;
+    return server;
   } catch (error) {
     await database.close().catch(() => {});
     throw error;

@@ -135,13 +135,16 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
     await shot('04-application-form');
     await page.getByRole('button', { name: 'Send application' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Thank you, Mariam!');
-    const offerId = Number(await page.locator('.offer-id').textContent());
+    // What the visitor typed, never a CRM record (issue 20): no offer id, no "existing client".
+    await expect(page.locator('.offer').textContent()).resolves.toContain(email);
+    await expect(page.locator('.offer').textContent()).resolves.not.toMatch(/client record|existing client|#\d/i);
     await shot('05-offer');
 
-    // The application exists in the CRM: offer for that unit, client and opportunity.
+    // The application exists in the CRM: one offer for that unit, client and opportunity.
     const db = demo.api.database.db;
-    const offer = await db.selectFrom('offers').selectAll().where('id', '=', offerId).executeTakeFirstOrThrow();
-    expect(offer.unit_id).toBe(unit.id);
+    const [offer, ...others] = await db.selectFrom('offers').selectAll().where('unit_id', '=', unit.id).execute();
+    expect(others).toEqual([]);
+    const offerId = offer.id;
     const client = await db.selectFrom('clients').select(['first_name', 'last_name']).where('email', '=', email).executeTakeFirstOrThrow();
     expect(client).toEqual({ first_name: 'Mariam', last_name: 'Al Suwaidi' });
     // ... and through the API: the same Idempotency-Key returns that offer again rather than a new one.
@@ -155,11 +158,12 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
       }),
     });
     expect(replay.status).toBe(201);
-    expect(((await replay.json()) as { data: { offer: { id: number } } }).data.offer.id).toBe(offerId);
+    // The site's key has private applications: the answer carries no id, only the unit and what was sent.
+    expect(((await replay.json()) as { data: { offer: Record<string, unknown> } }).data.offer).not.toHaveProperty('id');
 
     // A refresh of the result page re-posts the form with the same key: still one offer.
     await page.reload();
-    await expect(page.locator('.offer-id').textContent()).resolves.toBe(String(offerId));
+    await expect(page.locator('h1').textContent()).resolves.toBe('Thank you, Mariam!');
     const offers = await db.selectFrom('offers').select('id').where('unit_id', '=', unit.id).execute();
     expect(offers.map((row) => row.id)).toEqual([offerId]);
 

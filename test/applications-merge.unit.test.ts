@@ -16,7 +16,7 @@ import {
   type UnitFacts,
 } from '../src/domain/application-merge.js';
 import { canonicalJson, requestHash } from '../src/domain/idempotency.js';
-import { messages } from '../src/http/errors.js';
+import { messages } from '../src/domain/error-catalogue.js';
 
 const unit: UnitFacts = {
   unit_number: 'A-101',

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
+import { listKeys, updateKey } from '../src/queries/api-keys.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, BROKER, DEV, DEV_NO_CONTRACT, DEV_PENDING, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
@@ -480,6 +481,71 @@ describe.each(drivers)('POST /units/{id}/applications (%s)', (driver) => {
       expect(second.opportunity.id).not.toBe(first.opportunity.id);
       expect(second.offer.id).not.toBe(first.offer.id);
       expect(second.offer.uuid).not.toBe(first.offer.uuid);
+    });
+  });
+
+  describe('private applications (issue 20)', () => {
+    let privateKey: string;
+    let applyPrivately: ReturnType<typeof applyWith>;
+    beforeAll(async () => {
+      privateKey = await t.key({ privateApplications: true });
+      applyPrivately = applyWith(t, privateKey);
+    });
+
+    async function createdPrivately(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+      const res = await applyPrivately(UNIT, body, headers);
+      expect(res.statusCode, res.body).toBe(201);
+      assertMatches('POST', '/units/{id}/applications', 201, res.json());
+      return res.json().data;
+    }
+    const lastOpportunity = () => t.db.selectFrom('opportunities').select(['client_id', 'name']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const application = (client: Record<string, unknown>) => ({
+      client: { first_name: ' Stranger ', last_name: 'Visitor', ...client },
+      preferences: { based_on_unit: true, property_types: [1], property_features: ['New'], min_budget: 10 },
+      message: 'Call me',
+      language: 'en-GB',
+    });
+
+    it('answers a known contact exactly as a new one, from the request and the unit only', async () => {
+      const newEmail = fresh();
+      const asNew = await createdPrivately(application({ email: newEmail }));
+      expect((await lastOpportunity()).client_id).not.toBe(501);
+      const byEmail = await createdPrivately(application({ email: 'EXISTING@example.COM' }));
+      // The CRM still files it under the stored client (the specified reuse); only the answer changes.
+      expect((await lastOpportunity())).toEqual({ client_id: 501, name: 'Existing Client — Marina Heights, unit A-101' });
+      const byMobile = await createdPrivately(application({ mobile_number: '971501234567' }));
+      expect((await lastOpportunity()).client_id).toBe(501);
+
+      // The same answer but for what the request itself sent (its contact).
+      expect(byEmail).toEqual({ ...asNew, client: { ...asNew.client, email: 'existing@example.com' } });
+      expect(byMobile).toEqual({ ...asNew, client: { ...asNew.client, email: null, mobile_number: '971501234567' } });
+      expect(asNew).toEqual({
+        client: {
+          first_name: 'Stranger', last_name: 'Visitor', email: newEmail, mobile_number: null,
+          property_types: [1, 3], preferred_area_ids: [1], property_features: ['New'],
+        },
+        opportunity: {
+          name: 'Stranger Visitor — Marina Heights, unit A-101', investment_type: null, currency: 'AED', min_budget: 10, max_budget: 1_000_000,
+          preferences: [{ id: 1, name: expect.any(String) }, { id: 2, name: expect.any(String) }],
+          project_preferences: { features: [expect.objectContaining({ id: 1, type: 1 })], amenities: [expect.objectContaining({ id: 3, type: 2 })] },
+        },
+        offer: { unit: { id: UNIT, unit_number: 'A-101', project_id: 100, project_name: 'Marina Heights' }, price: 1_000_000, language: 'en-gb', currency: 'AED', measure_units: 1, is_sent: false },
+      });
+      // Nothing stored about client 501 shows: names, contact, interests.
+      for (const stored of ['Existing', 'Client', '+971 50 123 4567', 'Stored', 'Existing@Example.com']) expect(JSON.stringify([byEmail, byMobile])).not.toContain(stored);
+    });
+
+    it('replays its own answer for an Idempotency-Key, and never an answer of the other form after the setting changed', async () => {
+      const body = application({ email: 'existing@example.com' });
+      const first = await createdPrivately(body, { 'idempotency-key': 'private-1' });
+      expect(await createdPrivately(body, { 'idempotency-key': 'private-1' })).toEqual(first);
+      const [record] = (await listKeys(t.db, AGENCY)).filter((k) => k.private_applications);
+      await updateKey(t.db, record.id, { privateApplications: false });
+      await new Promise((resolve) => setTimeout(resolve, 1100)); // the key cache's time to live
+      const defaultAnswer = await applyPrivately(UNIT, body, { 'idempotency-key': 'private-1' });
+      expect(defaultAnswer.statusCode, defaultAnswer.body).toBe(409);
+      const full = await applyPrivately(UNIT, body);
+      expect(full.json().data.client).toMatchObject({ id: 501, created: false, first_name: 'Existing' });
     });
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
+import { PRIVATE_APPLICATIONS_ADVICE } from '../src/cli/commands.js';
 import { hashApiKey } from '../src/domain/api-key.js';
 import { baseBundle, withRecords } from './helpers/fixtures.js';
 
@@ -74,8 +75,12 @@ describe('catalogue CLI (pglite data directory)', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ key_hash: hashApiKey(secret!), key_prefix: secret!.slice(0, 9), price_vector: 7.5, allowed_domains: ['agency.ae', 'www.agency.ae'], name: 'Website' });
     expect(JSON.stringify(rows)).not.toContain(secret!.slice(3));
+    // A domain list without --private-applications: one line recommending it (issue 20), on stderr.
+    expect(rows[0].private_applications).toBe(false);
+    expect(result.stderr.trim().split('\n')).toEqual([PRIVATE_APPLICATIONS_ADVICE]);
     // The data directory holds no trace of the secret either.
     const listing = await cli('keys', 'list');
+    expect(listing.stdout).toContain('\tapplications full\t');
     expect(listing.stdout).toContain(secret!.slice(0, 9));
     expect(listing.stdout).not.toContain(secret!);
   }, 120_000);
@@ -88,6 +93,24 @@ describe('catalogue CLI (pglite data directory)', () => {
     const [row] = await withDb(({ db }) => db.selectFrom('api_keys').selectAll().execute());
     expect(row).toMatchObject({ name: 'Renamed', price_vector: -10, allowed_domains: null, status: 1 });
   }, 120_000);
+
+  it('sets, shows and changes private applications (issue 20)', async () => {
+    const created = await cli('keys', 'create', '--company', '1', '--author', '100', '--name', 'Site', '--domains', 'agency.ae', '--private-applications');
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toBe('');
+    const id = created.stdout.split('\t')[0];
+    const flag = async () => (await withDb(({ db }) => db.selectFrom('api_keys').select('private_applications').where('id', '=', Number(id)).executeTakeFirstOrThrow())).private_applications;
+    expect(await flag()).toBe(true);
+    expect((await cli('keys', 'list')).stdout).toMatch(new RegExp(`^${id}\t.*\tapplications private\tSite$`, 'm'));
+    const off = await cli('keys', 'update', id, '--no-private-applications');
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.stdout).toContain('\tapplications full\t');
+    expect(await flag()).toBe(false);
+    // Another change leaves the setting as it is.
+    await cli('keys', 'update', id, '--private-applications');
+    await cli('keys', 'update', id, '--name', 'Site 2');
+    expect(await flag()).toBe(true);
+  }, 180_000);
 
   it.each([
     [['keys', 'create', '--company', '10', '--author', '110', '--name', 'x'], /not an agency/],

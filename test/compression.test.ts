@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESSION_THRESHOLD } from '../src/http/compression.js';
+import { chooseCoding, COMPRESSION_THRESHOLD } from '../src/http/compression.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
@@ -69,12 +69,17 @@ describe.each(drivers)('response compression (%s)', (driver) => {
     }
   });
 
-  it('prefers Brotli, honours weights, and treats * and x-gzip as gzip', async () => {
+  it('prefers Brotli, honours weights, never uses a coding weighted 0, and reads * as every coding not named (RFC 9110 §12.5.3)', async () => {
     const cases: Array<[string, string | undefined]> = [
       ['gzip, deflate, br', 'br'],
       ['br;q=0.5, gzip', 'gzip'],
       ['gzip;q=0, br', 'br'],
-      ['*', 'gzip'],
+      ['*', 'br'],
+      ['gzip;q=0, *', 'br'],
+      ['br;q=0, *', 'gzip'],
+      ['br;q=0, gzip;q=0, *', undefined],
+      ['*;q=0', undefined],
+      ['br;q=0.5, *;q=0.8', 'gzip'],
       ['x-gzip', 'gzip'],
       ['deflate', undefined],
       ['identity', undefined],
@@ -177,10 +182,49 @@ describe.each(drivers)('response compression (%s)', (driver) => {
         const res = await request('/projects/1', { 'accept-encoding': acceptEncoding });
         const coding = res.headers['content-encoding'] as 'gzip' | 'br' | undefined;
         expect(res.headers.etag).toBe(coding ? `"${hash}-${coding}"` : `"${hash}"`);
+        // RFC 9110 §12.5.3: never a refused coding, never one the client weights below another.
+        const weights = { br: weightIn(acceptEncoding, 'br'), gzip: weightIn(acceptEncoding, 'gzip') };
+        if (coding) expect(weights[coding], acceptEncoding).toBeGreaterThan(0);
+        expect(Math.max(weights.br, weights.gzip) > 0, acceptEncoding).toBe(coding !== undefined);
+        if (coding) expect(weights[coding], acceptEncoding).toBe(Math.max(weights.br, weights.gzip));
         const body = coding ? decode[coding](res.rawPayload) : res.rawPayload;
         expect(body.equals(identity.rawPayload)).toBe(true);
       }),
       { seed: 20261124, numRuns: 60 },
     );
+  });
+});
+
+/** Test oracle: the weight RFC 9110 §12.5.3 gives `coding` in an Accept-Encoding header (0: refused). */
+function weightIn(header: string, coding: 'br' | 'gzip'): number {
+  const elements = header
+    .split(',')
+    .map((element) => element.split(';').map((part) => part.trim().toLowerCase()))
+    .filter(([name]) => name)
+    .map(([name, q]) => ({ name: name === 'x-gzip' ? 'gzip' : name, q: q === undefined ? 1 : Number(q.replace(/^q=/, '')) }));
+  const named = elements.find((element) => element.name === coding);
+  return named ? named.q : (elements.find((element) => element.name === '*')?.q ?? 0);
+}
+
+describe('chooseCoding (Accept-Encoding negotiation, RFC 9110 §12.5.3)', () => {
+  it.each([
+    ['*', 'br'],
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, gzip;q=0, *', undefined],
+    ['*, gzip;q=0', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['*;q=0.5, gzip;q=0.4', 'br'],
+    ['br;q=0.3, *;q=0.2', 'br'],
+    ['gzip, br', 'br'],
+    ['GZIP;Q=0.5, BR;q=0.2', 'gzip'],
+    ['x-gzip;q=0.7, br;q=0.6', 'gzip'],
+    ['deflate, identity', undefined],
+    ['', undefined],
+  ] as const)('%j → %s', (header, expected) => {
+    expect(chooseCoding(header)).toBe(expected);
+  });
+
+  it('sends nothing compressed without the header', () => {
+    expect(chooseCoding(undefined)).toBeUndefined();
   });
 });

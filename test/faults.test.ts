@@ -4,7 +4,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { createApiKey } from '../src/keys.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';

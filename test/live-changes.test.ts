@@ -141,6 +141,8 @@ describe('an embedded data directory while the service runs (pglite)', () => {
     const imported = await cli('import', 'changes.json');
     // A relative path is the caller's, also when the serving process reads it.
     expect(imported).toMatchObject({ code: 0, stdout: expect.stringMatching(/^imported changes\.json: /) });
+    // Handed over: the CLI says that interrupting it will not stop the command (issue 20 #8).
+    expect(imported.stderr).toMatch(/^note: the command runs in the catalogue service \(process \d+\) that holds .*; interrupting this CLI will not stop it$/m);
     expect((await get(server!, '/projects', agencyKey)).body.data.items.map((p: { id: number }) => p.id)).toEqual([2]);
     expect((await get(server!, '/projects/1', agencyKey)).status).toBe(404);
     expect((await get(server!, '/units/21', agencyKey)).body.data.price).toBe(2_500_000);

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/project-filters.js';
-import { projectFilterConditions } from '../src/queries/projects.js';
+import { projectFilterConditions } from '../src/queries/projects-sql-reference.js';
 
 /*
  * Which filters of GET /projects reach the units table. The unit summary (migration 0006) answers

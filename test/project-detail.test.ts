@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haversineM } from '../src/domain/project-filters.js';
+import { haversineM } from '../src/domain/geo.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { boundingBox, haversineM } from '../src/domain/geo.js';
 import {
-  boundingBox,
   FilterError,
-  haversineM,
   likeContains,
   parseCsv,
   parseHandoverBound,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../src/http/nearby-facilities.js';
-import { RawJsonError, spliceRawProperty } from '../src/http/raw-json.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../src/contract/nearby-facilities.js';
+import { RawJsonError, spliceRawProperty } from '../src/contract/json-splice.js';
 
 describe('spliceRawProperty', () => {
   const placeholder = { a: [], b: [] };

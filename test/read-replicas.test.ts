@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { currentWalLsn, lsnToBigInt } from '../src/db/wal-position.js';
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { importBundle } from '../src/import/import-bundle.js';

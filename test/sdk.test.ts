@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from '../src/demo/demo-bundle.js';
-import { CatalogueApiError, CatalogueClient } from '../sdk/src/index.js';
+import { CatalogueApiError, CatalogueClient, isFullApplicationResult } from '../sdk/src/index.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import type { Bundle } from './helpers/fixtures.js';
@@ -125,6 +125,7 @@ describe.each(drivers)('SDK against the service (%s)', (driver) => {
     const idempotencyKey = randomUUID();
     const body = { client: { first_name: 'Layla', last_name: 'Haddad', email: `layla.${idempotencyKey}@example.com` }, message: 'Call after 6 pm' };
     const created = await sdk.submitApplication(unit.id, body, { idempotencyKey });
+    if (!isFullApplicationResult(created)) throw new Error('a key without private applications answers in full');
     expect(created.offer).toMatchObject({ unit: { id: unit.id, project_id: items[0].id }, price: unit.price, is_sent: false });
     const again = await sdk.submitApplication(unit.id, body, { idempotencyKey });
     expect(again).toEqual(created);

@@ -7,19 +7,19 @@ import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_
 import { hashApiKey } from '../src/domain/api-key.js';
 import { FACET_NAMES, MAX_OFFSET, parseProjectsQuery, SORT_VALUES, type FacetName } from '../src/domain/project-filters.js';
 import { buildApp, type App } from '../src/http/app.js';
-import { linkBuilder } from '../src/http/links.js';
-import { toProjectListItem } from '../src/http/presenters/projects.js';
-import { ok, Success } from '../src/http/schemas/envelope.js';
-import { ProjectsPageSchema, ProjectsQuery } from '../src/http/schemas/projects.js';
+import { linkBuilder } from '../src/contract/links.js';
+import { toProjectListItem } from '../src/contract/presenters/projects.js';
+import { ok, Success } from '../src/contract/schemas/envelope.js';
+import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
-import { listProjects } from '../src/queries/projects.js';
+import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue, type ReferenceUnit } from './helpers/projects-reference.js';
 
 /*
- * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects.ts,
+ * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects-sql-reference.ts,
  * kept as the reference): for random filters, sort, paging, price vectors and visibility scopes, the
  * response body must be byte for byte the one the SQL rows give through the same presenter and the
  * route's own response serializer. Facet counts are checked against the naive reference

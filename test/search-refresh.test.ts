@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../src/changes/change-kinds.js';
 import { parseProjectsQuery } from '../src/domain/project-filters.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { linkBuilder } from '../src/http/links.js';
+import { linkBuilder } from '../src/contract/links.js';
 import { findProjects } from '../src/search/find-projects.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
 import { FACET_NAMES, parseProjectsQuery, SORT_VALUES, type ProjectsPage } from '../src/domain/project-filters.js';
-import { ProjectsQuery } from '../src/http/schemas/projects.js';
+import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
-import { findProjects, type SearchScope } from '../src/search/find-projects.js';
+import type { KeyScope } from '../src/domain/key-scope.js';
+import { findProjects } from '../src/search/find-projects.js';
 import { ResultCache } from '../src/search/result-cache.js';
 import type { Snapshot } from '../src/search/snapshot.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -50,7 +51,7 @@ describe('search result cache (pglite)', () => {
   const pageOf = (query: Query): ProjectsPage => parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, { ...query })) as never);
 
   /** The cached answer must be the fresh one (and the fresh one is then what the cache holds). */
-  function check(snapshot: Snapshot, scope: SearchScope, query: Query, radius: number | undefined, label: string) {
+  function check(snapshot: Snapshot, scope: KeyScope, query: Query, radius: number | undefined, label: string) {
     let page: ProjectsPage;
     try {
       page = pageOf(query);
@@ -106,7 +107,7 @@ describe('search result cache (pglite)', () => {
       fc.property(queryArb(), priceVectorArb, (search, otherVector) => {
         const scope = { contracted_developer_ids: developerIds[search.agency], price_vector: search.priceVector };
         if (!check(snapshot, scope, search.query, search.radius, 'original')) return;
-        const variants: [string, SearchScope, Query, number | undefined][] = [
+        const variants: [string, KeyScope, Query, number | undefined][] = [
           ['other scope', { ...scope, contracted_developer_ids: developerIds[1 - search.agency] }, search.query, search.radius],
           ['other price vector', { ...scope, price_vector: otherVector }, search.query, search.radius],
           ['other radius', scope, search.query, search.radius === undefined ? RADIUS_M : undefined],

@@ -1,4 +1,5 @@
 export { CatalogueClient, type ApplicationOptions, type CatalogueClientOptions } from './client.js';
+export { isFullApplicationResult, type FullApplicationResult, type PrivateApplicationResult } from './applications.js';
 export { CatalogueApiError } from './errors.js';
 export { nextCursor, nextOffset, pages } from './paging.js';
 export { isRetryable, type RetryOptions } from './retry.js';

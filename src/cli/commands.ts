@@ -4,6 +4,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ConfigError, type Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { EmbeddedDatabaseFailed } from '../db/pglite-engine.js';
 import { createDemoKey, seedDemo } from '../demo/seed-demo.js';
 import { BundleError } from '../import/bundle-error.js';
 import { importBundle } from '../import/import-bundle.js';
@@ -30,7 +31,8 @@ export interface CliContext {
 export class UsageError extends Error {
   override name = 'UsageError';
 }
-const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError];
+// EmbeddedDatabaseFailed: its message names the cause (e.g. a full disk) in one line.
+const userErrors = [UsageError, ConfigError, BundleError, KeyAdminError, EmbeddedDatabaseFailed];
 
 export const integer = (name: string) => (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${name} must be a positive integer`);
@@ -42,10 +44,15 @@ const number = (name: string) => (value: string) => {
   return parsed;
 };
 
+/** Printed by `keys create --domains …` without --private-applications: one line, on stderr. */
+export const PRIVATE_APPLICATIONS_ADVICE =
+  'note: a key with a domain list sits in web pages, where anyone can apply with any phone number or e-mail; add --private-applications (keys update ID --private-applications) so that the answer never shows a stored client';
+
 function keyLine(key: KeyListing): string {
   const domains = key.allowed_domains?.length ? key.allowed_domains.join(',') : '(any)';
   const state = key.deleted ? 'deleted' : key.status === 0 ? 'active' : 'revoked';
-  return `${key.id}\t${key.key_prefix}…\tcompany ${key.company_id}\tauthor ${key.author_id}\t${state}\tprice_vector ${key.price_vector}\tdomains ${domains}\t${key.name}`;
+  const applications = key.private_applications ? 'private' : 'full';
+  return `${key.id}\t${key.key_prefix}…\tcompany ${key.company_id}\tauthor ${key.author_id}\t${state}\tprice_vector ${key.price_vector}\tdomains ${domains}\tapplications ${applications}\t${key.name}`;
 }
 
 /** The program with the data and key commands; `main.ts` adds `start` and `serve` when run directly. */
@@ -119,7 +126,8 @@ export function buildCli(context: CliContext): Command {
     .requiredOption('--name <label>', 'label of the integration')
     .option('--price-vector <pct>', 'markup (+) or discount (-) in percent, > -100 and <= 100', number('--price-vector'))
     .option('--domains <list>', 'comma-separated hosts allowed as Origin/Referer')
-    .action(async (options: { company: number; author: number; name: string; priceVector?: number; domains?: string }) => {
+    .option('--private-applications', 'application responses show only what the request sent and the unit derived, never a stored client (for keys in web pages)')
+    .action(async (options: { company: number; author: number; name: string; priceVector?: number; domains?: string; privateApplications?: boolean }) => {
       await withDatabase(async ({ db }) => {
         const { secret, key } = await createApiKey(db, {
           companyId: options.company,
@@ -127,8 +135,11 @@ export function buildCli(context: CliContext): Command {
           name: options.name,
           priceVector: options.priceVector,
           domains: options.domains === undefined ? null : parseDomainList(options.domains),
+          privateApplications: options.privateApplications === true,
         });
         print(keyLine(key));
+        // A key with a domain list is made for web pages, where anyone can send an application.
+        if (key.allowed_domains?.length && !key.private_applications) io.stderr(`${PRIVATE_APPLICATIONS_ADVICE}\n`);
         print(`\nSecret (shown once; it cannot be recovered, only revoked and replaced):\n${secret}`);
       });
     });
@@ -147,23 +158,28 @@ export function buildCli(context: CliContext): Command {
 
   keys
     .command('update')
-    .description('change name, price vector, domains or status')
+    .description('change name, price vector, domains, private applications or status')
     .argument('<id>', 'key id', integer('id'))
     .option('--name <label>', 'new label')
     .option('--price-vector <pct>', 'new price vector', number('--price-vector'))
     .option('--domains <list>', 'new comma-separated domain list ("" removes the restriction)')
+    .option('--private-applications', 'application responses show only what the request sent and the unit derived')
+    .option('--no-private-applications', 'application responses are the specified ones (with the stored client)')
     .option('--status <status>', '0 active, 1 revoked', (value: string) => {
       if (value !== '0' && value !== '1') throw new InvalidArgumentError('--status must be 0 or 1');
       return Number(value);
     })
-    .action(async (id: number, options: { name?: string; priceVector?: number; domains?: string; status?: number }) => {
+    .action(async (id: number, options: { name?: string; priceVector?: number; domains?: string; privateApplications?: boolean; status?: number }) => {
       const changes = {
         name: options.name,
         priceVector: options.priceVector,
         domains: options.domains === undefined ? undefined : parseDomainList(options.domains),
+        privateApplications: options.privateApplications,
         status: options.status,
       };
-      if (Object.values(changes).every((value) => value === undefined)) throw new UsageError('nothing to update: give --name, --price-vector, --domains or --status');
+      if (Object.values(changes).every((value) => value === undefined)) {
+        throw new UsageError('nothing to update: give --name, --price-vector, --domains, --[no-]private-applications or --status');
+      }
       validateKeyFields(changes);
       await withDatabase(async ({ db }) => {
         const key = await updateKey(db, id, changes);

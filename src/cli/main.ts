@@ -119,7 +119,10 @@ runCli(program, argv, io, passThrough)
     const owner = (error as DataDirInUseError).owner;
     const dataDir = (error as DataDirInUseError).dataDir;
     try {
-      return await sendCommand(dataDir, { argv, cwd: process.cwd() }, io);
+      // Said once it runs there: the service finishes it (an import commits) whatever becomes of this CLI.
+      const handedOver = () =>
+        io.stderr(`note: the command runs in the catalogue service (process ${owner.pid}) that holds ${dataDir}; interrupting this CLI will not stop it\n`);
+      return await sendCommand(dataDir, { argv, cwd: process.cwd() }, io, handedOver);
     } catch (failure) {
       if (!(failure instanceof ManagementUnavailableError)) throw failure;
       io.stderr(

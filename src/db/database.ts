@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
-import { PGliteWorkerClient } from './pglite-client.js';
+import { SupervisedPGlite, type EngineEvent } from './pglite-engine.js';
 import { isUnavailable } from './errors.js';
 import { listenOnPostgres, type ListenHandlers, type Listener } from './postgres-listener.js';
 import { namePreparedStatements, StatementNames } from './prepared-statements.js';
@@ -48,6 +48,8 @@ export interface DatabaseOptions {
   readUrls?: string[];
   /** Seconds of lag past which a replica takes no reads (they go to the primary). */
   readMaxLagS?: number;
+  /** PGlite only: the engine failed, cannot be reopened yet, or is reopened (for the log). */
+  onEngineEvent?: (event: EngineEvent) => void;
 }
 
 /** How long a request may wait for a PostgreSQL connection (new or from the pool). */
@@ -57,7 +59,7 @@ export const PING_TIMEOUT_MS = 2_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.readUrls ?? [], options.readMaxLagS ?? DEFAULT_READ_MAX_LAG_S);
-  return openPglite(options.dataDir ?? './data', options.loadDataDir);
+  return openPglite(options.dataDir ?? './data', options.loadDataDir, options.onEngineEvent);
 }
 
 /** Default bound of a replica's lag (DATABASE_READ_MAX_LAG_S). */
@@ -133,24 +135,24 @@ function createPool(connectionString: string, max: number): pg.Pool {
     // request learns of it): without a listener that event would be an uncaught exception and take
     // the whole process down. The broken client is dropped from the pool when it is released.
     client.on('error', () => {});
-    // No parallel workers: with many requests at once they only add start-up cost per query (measured
-    // on the L catalogue: a unit-tag filter took 68 ms with a Gather Merge, 40 ms without).
+    // No parallel workers: with many requests at once they only add start-up cost per query.
     // No JIT: a plan whose estimated cost passes jit_above_cost is compiled first, which costs far more
-    // than these queries run (a /projects page with every filter: 11 ms to run, 1.3 s with JIT).
+    // than these queries run. Figures: docs/performance.md, "Measurements behind the code".
     client.query(`SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0; SET jit = off`).catch(() => {});
     namePreparedStatements(client, statementNames);
   });
   return pool;
 }
 
-async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob, onEvent?: (event: EngineEvent) => void): Promise<Database> {
   const inMemory = dataDir === 'memory://';
   // One process per directory (data-dir-lock.ts); refused with DataDirInUseError before anything is read.
   const lock = inMemory ? undefined : lockDataDir(dataDir);
-  let client: PGliteWorkerClient;
+  let client: SupervisedPGlite;
   try {
-    // In a worker thread (pglite-client.ts), so that a query does not stop HTTP handling.
-    client = await PGliteWorkerClient.open({ dataDir: inMemory ? undefined : dataDir, loadDataDir });
+    // In a worker thread (pglite-client.ts), so that a query does not stop HTTP handling; reopened
+    // when a PANIC leaves it unusable (pglite-engine.ts).
+    client = await SupervisedPGlite.open({ dataDir: inMemory ? undefined : dataDir, loadDataDir, onEvent });
   } catch (error) {
     lock?.release();
     throw error;
@@ -163,10 +165,11 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     poolSize: 1,
     // Not SELECT 1: the embedded engine runs one transaction at a time, so during an import (a minute
     // on L) SELECT 1 would wait for it and the health check would call a busy database down, and a
-    // load balancer take the instance out. Down is a worker that is gone (closed or crashed).
-    ping: async () => client.alive,
+    // load balancer take the instance out. Down is an engine that is gone (closed, crashed, or
+    // broken by a PANIC and not reopened yet).
+    ping: async () => client.usable,
     async listen(channel, handlers) {
-      const stop = await client.listen(channel, handlers.notification);
+      const stop = await client.listen(channel, handlers);
       handlers.up();
       return { close: async () => stop() };
     },

@@ -1,3 +1,4 @@
+import { EmbeddedDatabaseFailed } from './pglite-engine.js';
 import { SlotWaitTimeout } from './write-slots.js';
 
 /*
@@ -5,10 +6,10 @@ import { SlotWaitTimeout } from './write-slots.js';
  * The difference matters to the caller: the first is answered 503 with Retry-After (the same request
  * will work once the database is back, and the pool reconnects by itself), the second 500.
  *
- * Only PostgreSQL (node-postgres) produces these. The embedded PGlite has no connection to lose; if
- * its worker thread dies, every query fails at once with "the embedded database stopped" (500, and
- * /health reports the database down): it does not come back by itself, so "retry later" would be
- * wrong.
+ * Mostly PostgreSQL (node-postgres) produces these. The embedded PGlite has no connection to lose;
+ * when its engine is left unusable (a PANIC, e.g. a full disk, or its worker dying) every query fails
+ * with EmbeddedDatabaseFailed until a new engine is open on the same directory (pglite-engine.ts),
+ * which is the same condition: retry later.
  */
 
 /** Socket-level failures while connecting to, or talking with, the server. */
@@ -47,6 +48,8 @@ const DRIVER_MESSAGES = [
 export function isUnavailable(error: unknown): boolean {
   // Waiting too long for a write slot is the same condition as waiting too long for a connection.
   if (error instanceof SlotWaitTimeout) return true;
+  // The embedded engine broken by a PANIC, while a new one is opened (pglite-engine.ts).
+  if (error instanceof EmbeddedDatabaseFailed) return true;
   return check(error, 0);
 }
 

@@ -7,6 +7,7 @@ import * as facilityJson from './migrations/0005_facility_json.js';
 import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
 import * as changeSignals from './migrations/0007_change_signals.js';
 import * as changesFeed from './migrations/0008_changes_feed.js';
+import * as privateApplicationsAndFeedVisibility from './migrations/0009_private_applications_and_feed_visibility.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006_project_unit_summary': projectUnitSummary,
   '0007_change_signals': changeSignals,
   '0008_changes_feed': changesFeed,
+  '0009_private_applications_and_feed_visibility': privateApplicationsAndFeedVisibility,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -104,6 +104,12 @@ export class PGliteWorkerClient {
     return () => listeners.delete(callback);
   }
 
+  /** Stops the worker without closing the engine (it is broken: nothing of its memory may reach the disk). */
+  async abandon(): Promise<void> {
+    this.#stopped ??= new Error('the embedded database was abandoned');
+    await this.#worker.terminate();
+  }
+
   /** Closes the database and stops the worker; later and concurrent calls share the first close. */
   close(): Promise<void> {
     this.#closing ??= (async () => {

@@ -5,8 +5,8 @@ import type pg from 'pg';
  * Named prepared statements for the PostgreSQL pool.
  *
  * Kysely sends every query as an unnamed statement, so PostgreSQL parses and plans it again on every
- * call. The catalogue's reads are few shapes with many nested JSON subqueries: measured on the bench
- * catalogue, parse + plan took 2.5–3.5 ms of a GET /units/{id} whose execution took 0.3 ms. Naming the
+ * call. The catalogue's reads are few shapes with many nested JSON subqueries, whose parse and plan
+ * cost several times their execution (docs/performance.md, "Measurements behind the code"). Naming the
  * statement by a hash of its text lets each connection parse it once and, after a few executions,
  * reuse a generic plan (plan_cache_mode auto keeps custom plans where they estimate much cheaper).
  *

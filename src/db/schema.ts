@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { FacilityCategory } from '../domain/catalogue-codes.js';
 
 /*
  * Kysely's view of the tables created by the migrations. Numeric and bigint columns are parsed to
@@ -80,7 +81,13 @@ export interface CompanyMembersTable {
   bio: string | null;
 }
 
-export interface ContractsTable extends ChangeStamp {
+/** Migration 0009: when a row was created, and when what decides its visibility last changed (GET /changes). */
+export interface VisibilityStamp {
+  created_version: Generated<number>;
+}
+
+export interface ContractsTable extends ChangeStamp, VisibilityStamp {
+  opens_version: Generated<number>;
   agency_id: number;
   developer_id: number;
   status: 'approved' | 'pending' | 'rejected';
@@ -96,6 +103,8 @@ export interface ApiKeysTable {
   price_vector: ColumnType<number, number | undefined, number>;
   status: Generated<number>;
   allowed_domains: string[] | null;
+  /** Migration 0009: the application response shows only what the request sent and the unit derived. */
+  private_applications: Generated<boolean>;
   deleted_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -124,7 +133,8 @@ export interface ProjectFeaturesTable {
   updated_at: Timestamp;
 }
 
-export interface ProjectsTable extends ChangeStamp {
+export interface ProjectsTable extends ChangeStamp, VisibilityStamp {
+  published_version: Generated<number>;
   id: number;
   company_id: number;
   author_id: number | null;
@@ -198,7 +208,9 @@ export interface ProjectFeatureLinksTable {
   feature_id: number;
 }
 
-export interface UnitsTable extends ChangeStamp {
+export interface UnitsTable extends ChangeStamp, VisibilityStamp {
+  live_version: Generated<number>;
+  project_version: Generated<number>;
   id: number;
   project_id: number;
   unit_number: string;
@@ -225,15 +237,7 @@ export interface UnitTagLinksTable {
   updated_at: Timestamp;
 }
 
-export type FacilityCategory =
-  | 'airports_ports'
-  | 'education'
-  | 'employment'
-  | 'healthcare'
-  | 'lifestyle'
-  | 'retail'
-  | 'transport'
-  | 'tourism';
+export type { FacilityCategory };
 
 export interface FacilitiesTable extends ChangeStamp {
   id: Generated<number>;

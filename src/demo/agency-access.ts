@@ -1,6 +1,7 @@
+import { generateApiKey } from '../domain/api-key.js';
 import type { Rec } from './bundle-record.js';
 import { DEVELOPERS } from './developers.js';
-import { DEMO_AGENCY_ID, NON_CONTRACTED_DEVELOPER_ID, PENDING_CONTRACT_DEVELOPER_ID, SECOND_AGENCY_API_KEY, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from './notable-records.js';
+import { DEMO_AGENCY_ID, NON_CONTRACTED_DEVELOPER_ID, PENDING_CONTRACT_DEVELOPER_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from './notable-records.js';
 import { ts } from './timestamps.js';
 
 /*
@@ -21,7 +22,12 @@ export function generateContracts(): Rec[] {
   return contracts;
 }
 
-/** Only the second agency's key; the demo agency's key is created (and printed) at start-up. */
+/**
+ * Only the second agency's key; the demo agency's key is created (and printed) at start-up. Its secret
+ * is drawn from a secure random source at every generation, never derived from anything in the
+ * source: approving that agency's licence on a database where the demo was loaded must not open a key
+ * anyone can compute. Nobody needs it (it is there for the access checks to refuse), so it is not printed.
+ */
 export function generateApiKeys(): Rec[] {
   return [
     {
@@ -29,7 +35,7 @@ export function generateApiKeys(): Rec[] {
       company_id: SECOND_AGENCY_ID,
       author_id: SECOND_AGENCY_AUTHOR_ID,
       name: 'Blue Creek website',
-      key: SECOND_AGENCY_API_KEY,
+      key: generateApiKey(),
       price_vector: 3.5,
       status: 0,
       allowed_domains: ['bluecreek.example', 'www.bluecreek.example'],

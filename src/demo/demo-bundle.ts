@@ -30,14 +30,8 @@ import { generateUnits } from './units.js';
  *   projects 3 has no units, 6/30 belong to Binghatti, 8/32 in USD, 12 draft, 14 units without price,
  *   18/42 belong to Danube, 20 in EUR, 24 deleted, 38 without coordinates.
  *
- * Codes used here:
- *   project type: 1 apartment, 2 villa, 3 townhouse, 4 penthouse
- *   development_status: 0 announced, 1 early construction, 2 advanced construction, 3 completed (ready)
- *   unit status: 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock
- *   unit furnishing: 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium
- *   payment plan type: 1 down payment, 2 during construction, 3 on completion / post-handover
- *   company specialisation: 1 residential, 2 commercial, 3 mixed use
- *   user type: 1 agency owner, 2 agency staff, 3 developer staff, 0 former staff
+ * Codes used here: src/domain/catalogue-codes.ts (the specification's, and those the demo gives a
+ * meaning where the specification gives none).
  *
  * This module puts the bundle together; each table comes from a module of its own in this folder
  * (companies, company-members, projects, units, facilities, …), drawing on one seeded stream.
@@ -52,7 +46,6 @@ export {
   DEMO_PROJECTS,
   NON_CONTRACTED_DEVELOPER_ID,
   PENDING_CONTRACT_DEVELOPER_ID,
-  SECOND_AGENCY_API_KEY,
   SECOND_AGENCY_AUTHOR_ID,
   SECOND_AGENCY_ID,
 } from './notable-records.js';

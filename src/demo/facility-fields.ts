@@ -1,3 +1,4 @@
+import type { FacilityCategory } from '../domain/catalogue-codes.js';
 import { AREA_NAME_LEADS, CITY_PHONE_CODE, type AreaDef } from './areas.js';
 import type { FixedFacility } from './airports-and-ports.js';
 import type { Rec } from './bundle-record.js';
@@ -10,8 +11,6 @@ import { ts } from './timestamps.js';
  * to 50 fields with category extras, and the small value makers the category builders describe extras with.
  */
 
-export const FACILITY_CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
-export type Category = (typeof FACILITY_CATEGORIES)[number];
 
 const PLACE_WORDS = ['Central', 'Gate', 'Park', 'Square', 'Plaza', 'Point', 'Crossing', 'Avenue', 'Walk', 'Heights', 'Court', 'Circle'];
 
@@ -43,7 +42,7 @@ export const someOf =
   (r: Rng): string[] =>
     r.sample(items, r.int(min, max));
 
-const DATA_SOURCES: Readonly<Record<Category, string>> = {
+const DATA_SOURCES: Readonly<Record<FacilityCategory, string>> = {
   airports_ports: 'GCAA / AD Ports open data',
   education: 'KHDA school directory',
   employment: 'Dubai Economy business register',
@@ -54,7 +53,7 @@ const DATA_SOURCES: Readonly<Record<Category, string>> = {
   tourism: 'Department of Economy and Tourism',
 };
 
-export const SOURCE_PREFIX: Readonly<Record<Category, string>> = {
+export const SOURCE_PREFIX: Readonly<Record<FacilityCategory, string>> = {
   airports_ports: 'GCAA-',
   education: 'KHDA-',
   employment: 'DET-EMP-',
@@ -66,7 +65,7 @@ export const SOURCE_PREFIX: Readonly<Record<Category, string>> = {
 };
 
 /** Fields every master-data record carries, whatever the category. */
-export function commonFields(category: Category, ctx: FacilityContext, sourceId: string, name: string, subcategory: string): Rec {
+export function commonFields(category: FacilityCategory, ctx: FacilityContext, sourceId: string, name: string, subcategory: string): Rec {
   const { rng, area } = ctx;
   const slug = slugify(name).slice(0, 40);
   const data: Rec = {

@@ -1,3 +1,4 @@
+import type { FacilityCategory } from '../domain/catalogue-codes.js';
 import { AREA_NAME_LEADS, WATERFRONT_AREAS } from './areas.js';
 import type { Rec } from './bundle-record.js';
 import {
@@ -10,7 +11,6 @@ import {
   someOf,
   SOURCE_PREFIX,
   yes,
-  type Category,
   type FacilityContext,
 } from './facility-fields.js';
 import { pad, round } from './format.js';
@@ -20,7 +20,7 @@ import { pad, round } from './format.js';
  * source carries (30 to 50 of them), so facility payloads are as varied as in production.
  */
 
-export function buildFacility(category: Category, ctx: FacilityContext): { sourceId: string; data: Rec } {
+export function buildFacility(category: FacilityCategory, ctx: FacilityContext): { sourceId: string; data: Rec } {
   const sourceId = `${SOURCE_PREFIX[category]}${pad(ctx.seq, 6)}`;
   switch (category) {
     case 'airports_ports':

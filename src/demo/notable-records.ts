@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /*
  * The records that tests, tools and docs refer to by id, and the slots that give projects their special
  * roles. Kept in one place so that the generator and its readers cannot drift apart.
@@ -26,8 +24,6 @@ export const DEMO_PROJECTS = {
   pendingContract: [18, 42],
 } as const;
 
-/** The second agency's key: a fixed test value (its licence is pending, so every call answers 403). */
-export const SECOND_AGENCY_API_KEY = `ck_${createHash('sha256').update('catalogue-demo:second-agency:key:v1').digest('hex')}`;
 
 export type SlotRole =
   | 'normal'

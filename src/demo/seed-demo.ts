@@ -18,7 +18,8 @@ export async function seedDemo(
   return importBundle(db, bundle, { facilityLinkRadiusM: options.facilityLinkRadiusM, onProgress: options.onProgress });
 }
 
-export async function createDemoKey(db: Kysely<DB>): Promise<string> {
-  const { secret } = await createApiKey(db, { companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, name: 'Demo website' });
+/** A new key of the demo agency; `privateApplications` for a key that answers visitors of a web page. */
+export async function createDemoKey(db: Kysely<DB>, options: { privateApplications?: boolean } = {}): Promise<string> {
+  const { secret } = await createApiKey(db, { companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, name: 'Demo website', privateApplications: options.privateApplications });
   return secret;
 }

@@ -1,3 +1,5 @@
+import { ERROR_MESSAGES } from './error-catalogue.js';
+
 /*
  * The rules of POST /units/{id}/applications that need no database: normalising what the client sent,
  * the cross-field checks a JSON schema cannot express, and merging the explicit interests with those
@@ -23,7 +25,7 @@ export class ApplicationRejected extends Error {
 
 const invalid = (message: string) => new ApplicationRejected({ code: 'invalid', message });
 
-export const CONTACT_REQUIRED = 'client.email or client.mobile_number is required';
+export const CONTACT_REQUIRED = ERROR_MESSAGES[400].contactRequired;
 export const BUDGET_INVERTED = 'preferences.min_budget must not be greater than preferences.max_budget';
 
 export const CURRENCIES = ['AED', 'USD'] as const;

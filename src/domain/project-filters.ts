@@ -1,4 +1,5 @@
-import type { FacilityCategory } from '../db/schema.js';
+import type { FacilityCategory } from './catalogue-codes.js';
+import { boundingBox, type GeoBox } from './geo.js';
 
 /*
  * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
@@ -72,14 +73,6 @@ export interface GeoFilter {
   radiusM: number;
   /** A box that contains the circle; only a cheap pre-filter, the great-circle distance decides. */
   box: GeoBox;
-}
-
-export interface GeoBox {
-  minLat: number;
-  maxLat: number;
-  /** Absent when the circle covers a pole or crosses the antimeridian: no longitude pre-filter then. */
-  minLng?: number;
-  maxLng?: number;
 }
 
 /** Unit-level predicates: all of them must hold for one and the same unit of the project. */
@@ -161,7 +154,6 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** The largest `offset` accepted: past the end the page is empty and `total` still exact. */
 export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
-export const EARTH_RADIUS_M = 6371008.8;
 const INT32_MAX = 2147483647;
 
 /** near_<name> query parameter -> facility category. */
@@ -275,29 +267,6 @@ function preciseInstantText(instant: Date, fraction: string | undefined, lower: 
  */
 function instantText(instant: Date): string {
   return instant.toISOString().replace(/^\+0*/, '');
-}
-
-/** A latitude/longitude box containing every point within `radiusM` of the centre. */
-export function boundingBox(lat: number, lng: number, radiusM: number): GeoBox {
-  const angular = radiusM / EARTH_RADIUS_M;
-  const toDeg = (rad: number) => (rad * 180) / Math.PI;
-  const minLat = lat - toDeg(angular);
-  const maxLat = lat + toDeg(angular);
-  if (minLat <= -90 || maxLat >= 90 || angular >= Math.PI / 2) return { minLat: Math.max(minLat, -90), maxLat: Math.min(maxLat, 90) };
-  const latRad = (lat * Math.PI) / 180;
-  const deltaLng = toDeg(Math.asin(Math.min(1, Math.sin(angular) / Math.cos(latRad))));
-  const minLng = lng - deltaLng;
-  const maxLng = lng + deltaLng;
-  if (minLng < -180 || maxLng > 180) return { minLat, maxLat };
-  return { minLat, maxLat, minLng, maxLng };
-}
-
-/** Great-circle distance in metres (haversine); the SQL filter uses the same formula. */
-export function haversineM(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = (deg: number) => (deg * Math.PI) / 180;
-  const a =
-    Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lng2 - lng1) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
 function geo(query: ProjectsQueryInput): GeoFilter | undefined {

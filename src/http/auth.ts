@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
 import { isOriginAllowed } from '../domain/origin.js';
 import type { KeyRecord } from '../queries/api-keys.js';
-import { ApiError, messages } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
+import { ApiError } from './errors.js';
 
 /** What every authenticated route knows about its caller. */
 export type AuthContext = KeyRecord;

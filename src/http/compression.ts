@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import compress, { type FastifyCompressOptions } from '@fastify/compress';
-import negotiate from '@fastify/accept-negotiator';
+import Negotiator from 'negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /*
@@ -43,20 +43,46 @@ export function compressSync(coding: ContentCoding, body: string | Buffer): Buff
 }
 
 export async function registerCompression(app: FastifyInstance): Promise<void> {
+  app.addHook('onRequest', acceptOnlyChosenCoding);
   await app.register(compress, compressOptions);
+}
+
+/*
+ * Accept-Encoding, as RFC 9110 §12.5.3 reads it (the `negotiator` library, which Express uses): a
+ * coding weighted q=0 is refused, whatever else the header says; `*` gives its weight to every
+ * coding the header does not name; a coding neither named nor covered by `*` is not accepted.
+ * `x-gzip` is gzip (§8.4.1.3). Of the codings the service has, the one of highest weight wins,
+ * Brotli first at equal weight (CONTENT_CODINGS).
+ *
+ * @fastify/compress reads `*` as gzip (so `gzip;q=0, *` came out gzip, and `*` alone gzip although
+ * Brotli is preferred): chooseCoding decides instead, and acceptOnlyChosenCoding hands the plugin
+ * that decision, so both compression paths (the plugin and the conditional-GET hook) follow it.
+ */
+export function chooseCoding(header: string | undefined): ContentCoding | undefined {
+  if (header === undefined) return undefined;
+  const accepted = new Negotiator({ headers: { 'accept-encoding': header.replace(/\bx-gzip\b/gi, 'gzip') } });
+  return accepted.encodings([...CONTENT_CODINGS], { preferred: [...CONTENT_CODINGS] })[0] as ContentCoding | undefined;
+}
+
+/*
+ * Runs before every route (onRequest): the plugin sees only the coding chosen here, or `identity`
+ * when none is, and negotiates nothing itself. The rest of the request keeps the header as sent.
+ */
+async function acceptOnlyChosenCoding(request: FastifyRequest): Promise<void> {
+  const header = request.headers['accept-encoding'];
+  if (header === undefined) return;
+  request.headers['accept-encoding'] = chooseCoding(header) ?? 'identity';
 }
 
 /**
  * The content coding @fastify/compress will apply to this buffered body, decided as it decides
  * (test/compression.test.ts checks the two agree on every kind of Accept-Encoding): none below the
- * threshold, with `x-no-compression`, or when the client accepts neither coding; `*` and `x-gzip`
- * count as gzip. Only JSON bodies are asked about (the keyed GETs).
+ * threshold, with `x-no-compression`, or when the client accepts neither coding. Only JSON bodies
+ * are asked about (the keyed GETs).
  */
 export function negotiatedCoding(request: FastifyRequest, reply: FastifyReply, body: string | Buffer): ContentCoding | undefined {
   if (reply.hasHeader('content-encoding') || request.headers['x-no-compression'] !== undefined) return undefined;
   if (Buffer.byteLength(body) < COMPRESSION_THRESHOLD) return undefined;
   const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return undefined;
-  const coding = negotiate(header.toLowerCase().replace(/\*|x-gzip/g, 'gzip'), [...CONTENT_CODINGS]);
-  return coding === 'br' || coding === 'gzip' ? coding : undefined;
+  return chooseCoding(Array.isArray(header) ? header.join(',') : header);
 }

@@ -1,35 +1,11 @@
 import type { RejectionReason } from '../domain/application-merge.js';
+import { messages, rateLimitMessage } from '../domain/error-catalogue.js';
 
 /*
- * Every error message the API can send, in one place. Routes throw ApiError; the error handler in
- * app.ts turns it (and every framework error) into the `{status: "error", message}` envelope.
+ * The error a route or plugin throws: a status and a message of the error catalogue
+ * (src/domain/error-catalogue.ts), with the headers that go with it. The error handler in app.ts turns
+ * it (and every framework and domain error) into the `{status: "error", message}` envelope.
  */
-export const messages = {
-  missingApiKey: 'missing api key',
-  invalidApiKey: 'invalid api key',
-  authorGone: 'api key author is gone',
-  originNotAllowed: 'origin is not allowed for this api key',
-  licenceRequired: 'agency license is required: upload a company license and wait for its approval',
-  badId: 'id must be a positive integer',
-  badUrl: 'request path is not valid: malformed percent-encoding',
-  unitNotFound: 'unit not found',
-  projectNotFound: 'project not found',
-  routeNotFound: 'route not found',
-  offerStatusCatalogueEmpty: 'offer status catalogue is empty',
-  internal: 'internal server error',
-  unavailable: 'service unavailable, retry later',
-  databaseDown: 'database is down',
-  contactRequired: 'client.email or client.mobile_number is required',
-  invalidJson: 'request body is not valid JSON',
-  bodyTooLarge: 'request body must not exceed 64 KiB',
-  contentLengthMismatch: 'request body length does not match its Content-Length header',
-  jsonContentType: 'Content-Type must be application/json',
-  idempotencyMismatch: 'Idempotency-Key was already used with a different request body',
-  idempotencyInFlight: 'a request with this Idempotency-Key is still being processed; retry later',
-  badCursor: 'cursor is not valid: send next_cursor of a GET /changes response unchanged, or no cursor to start over',
-  cursorExpired: 'cursor expired: start over without a cursor',
-} as const;
-
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
@@ -55,7 +31,7 @@ export const gone = (message: string) => new ApiError(410, message);
 
 /** 429: the key has used up its requests for the current window (opt-in rate limiting). */
 export const rateLimited = (retryAfterS: number, headers: Record<string, string>) =>
-  new ApiError(429, `rate limit exceeded, retry in ${retryAfterS} second${retryAfterS === 1 ? '' : 's'}`, {
+  new ApiError(429, rateLimitMessage(retryAfterS), {
     ...headers,
     'retry-after': String(retryAfterS),
   });

@@ -39,7 +39,9 @@ that rounded figure, so a unit shown at price P is matched by \`price_min=P&pric
 Responses of at least 1 KiB are compressed when the request's \`Accept-Encoding\` allows it: Brotli
 (\`br\`, preferred at equal weight) or \`gzip\`, with \`Content-Encoding\` saying which; successful
 \`GET\`s carry \`Vary: accept-encoding\`. A project detail of a large catalogue shrinks to about a ninth.
-Without \`Accept-Encoding\` every body is sent as it is.
+Without \`Accept-Encoding\` every body is sent as it is. The header is read as RFC 9110 §12.5.3 says: a
+coding weighted \`q=0\` is never used, and \`*\` stands for every coding not named (\`gzip;q=0, *\` gets
+Brotli, \`*\` alone Brotli, \`br;q=0, gzip;q=0, *\` no compression).
 
 ## Caching
 Every successful keyed \`GET\` carries a strong \`ETag\` (a hash of the body, so it differs

@@ -1,16 +1,12 @@
 import type { FastifyReply } from 'fastify';
+import { RawJsonError, spliceRawProperty } from '../contract/json-splice.js';
 
 /*
  * Sending a response part that is already JSON text without parsing it and serializing it again. The
  * rest of the payload still goes through the route's response schema serializer (reply.serialize); the
- * property `key` is serialized from a placeholder value and its text is then replaced by the raw text.
- *
- * The replacement is unambiguous: in serialized JSON a `"` inside a string is escaped, so the
- * unescaped sequence `"key":<placeholder>` can only be the property itself. It is still checked to
- * occur exactly once, so a schema change that renames or nests the property fails loudly, not silently.
+ * property `key` is serialized from a placeholder value and its text is then replaced by the raw text
+ * (the splice: src/contract/json-splice.ts).
  */
-
-export class RawJsonError extends Error {}
 
 /**
  * The payload serialized by the route's schema, with the value of `key` replaced by the raw JSON text
@@ -24,16 +20,6 @@ export function serializeWithRawProperty(
   rawParts: readonly string[],
 ): string[] {
   return spliceRawProperty(serializeText(reply, payload), key, placeholder, rawParts);
-}
-
-export function spliceRawProperty(serialized: string, key: string, placeholder: unknown, rawParts: readonly string[]): string[] {
-  const marker = `${JSON.stringify(key)}:${JSON.stringify(placeholder)}`;
-  const at = serialized.indexOf(marker);
-  if (at < 0 || serialized.indexOf(marker, at + marker.length) >= 0) {
-    throw new RawJsonError(`expected the property ${key} exactly once in the serialized response`);
-  }
-  const valueAt = at + JSON.stringify(key).length + 1;
-  return [serialized.slice(0, valueAt), ...rawParts, serialized.slice(at + marker.length)];
 }
 
 /**

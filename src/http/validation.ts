@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { messages } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
 import { pointerToPath } from '../domain/json-pointer.js';
 
 /*

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
 
 /*
  * The catalogue bundle, as JSON Schema (TypeBox). This is the public import contract
@@ -167,6 +168,7 @@ export const ApiKeyRecord = record({
   price_vector: opt(Type.Number({ exclusiveMinimum: -100, maximum: 100 })),
   status: opt(oneOf('integer', [0, 1])),
   allowed_domains: opt(textList()),
+  private_applications: opt(flag()),
   deleted: opt(flag()),
   ...timestamps,
 });
@@ -236,10 +238,6 @@ export const UnitRecord = record({
   deleted: opt(flag()),
   ...timestamps,
 });
-
-export const FACILITY_CATEGORIES = [
-  'airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism',
-] as const;
 
 export const FacilityRecord = record({
   category: oneOf('string', FACILITY_CATEGORIES),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import { hashApiKey } from '../domain/api-key.js';
 import { BundleError } from './bundle-error.js';
 import { at, records, type AnyRecord } from './bundle-records.js';
@@ -130,8 +131,7 @@ async function checkReferences(db: Kysely<DB>, bundle: Bundle): Promise<Map<numb
   return companyTypes;
 }
 
-const AGENCY = 2;
-const DEVELOPER = 3;
+const { agency: AGENCY, developer: DEVELOPER } = COMPANY_TYPES;
 
 /** Keys belong to agencies; contracts join an agency to a developer. */
 function checkCompanyTypes(bundle: Bundle, companyTypes: Map<number, number>): void {

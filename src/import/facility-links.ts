@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
+import { EARTH_RADIUS_M, haversineSqlText } from '../domain/geo.js';
 import { chunks, execute, query } from './raw-sql.js';
 
 /*
@@ -11,9 +13,6 @@ import { chunks, execute, query } from './raw-sql.js';
  * exact haversine distance, so the cost grows with the facilities near each project, not with
  * projects × facilities.
  */
-
-/** Mean Earth radius (IUGG), metres. */
-export const EARTH_RADIUS_M = 6371008.8;
 
 /** Projects per linking statement: keeps each statement short (the pool has a per-query timeout). */
 const PROJECTS_PER_STATEMENT = 500;
@@ -72,16 +71,14 @@ export async function relinkFacilities(db: Kysely<DB>, scope: RelinkScope): Prom
   return links;
 }
 
-const CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
-
 /*
  * projects.nearest_<category>_m (migration 0002) from the links, for the given projects or all of them.
  * Rows whose distances did not change are not rewritten.
  */
 async function updateNearest(db: Kysely<DB>, projectIds: number[] | undefined): Promise<void> {
-  const minima = CATEGORIES.map((c) => `min(pf.distance_m) FILTER (WHERE pf.category = '${c}') AS nearest_${c}_m`).join(',\n');
-  const sets = CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
-  const changed = CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
+  const minima = FACILITY_CATEGORIES.map((c) => `min(pf.distance_m) FILTER (WHERE pf.category = '${c}') AS nearest_${c}_m`).join(',\n');
+  const sets = FACILITY_CATEGORIES.map((c) => `nearest_${c}_m = n.nearest_${c}_m`).join(', ');
+  const changed = FACILITY_CATEGORIES.map((c) => `p.nearest_${c}_m IS DISTINCT FROM n.nearest_${c}_m`).join(' OR ');
   const scope = projectIds ? 'WHERE p2.id = ANY($1::int[])' : '';
   await execute(
     db,
@@ -116,7 +113,7 @@ async function insertLinks(db: Kysely<DB>, table: string, scope: RelinkScope): P
 }
 
 /*
- * The table as migration 0001 creates it, under another name; test/import.test.ts checks that a rebuilt
+ * The table as migration 0001 creates it, under another name; test/import-link-strategies.test.ts checks that a rebuilt
  * table has the same columns, indexes and constraints as a migrated one.
  */
 const REBUILT_INDEXES = [
@@ -194,10 +191,7 @@ const LINK_SQL = (table: string, restrictToFacilities: boolean) => `
     SELECT id, lat, lon, lat_lo, lat_hi, -180, lon + dlon - 360 FROM box WHERE dlon < 180 AND lon + dlon > 180
   ), candidates AS (
     SELECT w.id AS project_id, f.id AS facility_id, f.category,
-           2 * ${EARTH_RADIUS_M}::float8 * asin(least(1, sqrt(
-             power(sin(radians(f.latitude - w.lat) / 2), 2)
-             + cos(radians(w.lat)) * cos(radians(f.latitude)) * power(sin(radians(f.longitude - w.lon) / 2), 2)
-           ))) AS distance_m
+           ${haversineSqlText('w.lat', 'w.lon', 'f.latitude', 'f.longitude')} AS distance_m
       FROM windows w
       JOIN facilities f
         ON f.latitude BETWEEN w.lat_lo AND w.lat_hi

@@ -5,6 +5,7 @@ import { SECTIONS, type SectionName } from './bundle-schema.js';
 import { checkBundle } from './check-bundle.js';
 import type { RelinkStrategy } from './facility-links.js';
 import { relinkAndTouch } from './relink-and-touch.js';
+import { stepTimer, type ProgressReport } from './step-timer.js';
 import { validateBundle } from './validate-bundle.js';
 import { writeSections } from './write-sections.js';
 
@@ -33,7 +34,7 @@ export interface ImportOptions {
   /** How the facility links are recomputed; by default chosen by the size of the import. */
   relinkStrategy?: RelinkStrategy;
   /** Called after each step (validation, checks, every section, facility links) with its duration. */
-  onProgress?: (step: string, ms: number) => void;
+  onProgress?: ProgressReport;
 }
 
 export async function importBundle(db: Kysely<DB>, bundle: unknown, options: ImportOptions): Promise<ImportSummary> {
@@ -78,17 +79,3 @@ export async function importBundle(db: Kysely<DB>, bundle: unknown, options: Imp
 
 /** Rows written above which the import vacuums the catalogue tables after committing. */
 const VACUUM_THRESHOLD = 10_000;
-
-export type StepTimer = <T>(name: string, work: () => T) => T;
-
-/** Runs a step and reports its duration (sync or async) to the caller's progress callback. */
-function stepTimer(report: ImportOptions['onProgress']): StepTimer {
-  return (name, work) => {
-    if (!report) return work();
-    const started = performance.now();
-    const result = work();
-    if (result instanceof Promise) return result.then((value: unknown) => (report(name, performance.now() - started), value)) as typeof result;
-    report(name, performance.now() - started);
-    return result;
-  };
-}

@@ -5,7 +5,7 @@ import { inSection } from './bundle-error.js';
 import { facilityCoordinates, servedFacility } from './facility-row.js';
 import type { AnyRecord, Records } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName } from './bundle-schema.js';
-import type { StepTimer } from './import-bundle.js';
+import type { StepTimer } from './step-timer.js';
 import { chunks, execute } from './raw-sql.js';
 import { DEFAULT, NOW, quote, upsert, type Table } from './upsert.js';
 
@@ -123,7 +123,7 @@ const TABLES = {
   api_keys: {
     name: 'api_keys',
     key: ['id'],
-    columns: withTimestamps('id', 'company_id', 'author_id', 'name', 'key_hash', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'deleted_at'),
+    columns: withTimestamps('id', 'company_id', 'author_id', 'name', 'key_hash', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'private_applications', 'deleted_at'),
   },
   projects: {
     name: 'projects',

@@ -133,7 +133,7 @@ function readRequest(socket: Socket): Promise<CommandRequest> {
  * Sends a command to the process serving `dataDir` and relays what it prints; resolves with its exit
  * code. Rejects with ManagementUnavailableError when nothing answers on the socket.
  */
-export function sendCommand(dataDir: string, request: CommandRequest, io: CommandIo): Promise<number> {
+export function sendCommand(dataDir: string, request: CommandRequest, io: CommandIo, onHandedOver?: () => void): Promise<number> {
   const path = managementSocketPath(dataDir);
   return new Promise((resolvePromise, reject) => {
     const socket = createConnection(path);
@@ -143,6 +143,7 @@ export function sendCommand(dataDir: string, request: CommandRequest, io: Comman
     socket.once('connect', () => {
       connected = true;
       socket.write(`${JSON.stringify(request)}\n`);
+      onHandedOver?.();
     });
     socket.on('data', (chunk) => {
       buffer += chunk.toString('utf8');

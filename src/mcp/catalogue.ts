@@ -1,16 +1,17 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../domain/application-merge.js';
 import { FilterError, parseProjectsQuery, type FacetName } from '../domain/project-filters.js';
-import type { AppDeps } from '../http/app.js';
+import type { AppDeps } from '../http/deps.js';
 import { requireLiveAuthor, type AuthContext } from '../http/auth.js';
-import { applicationRejected, badRequest, messages, notFound } from '../http/errors.js';
-import { nearbyFacilitiesJsonParts } from '../http/nearby-facilities.js';
+import { messages } from '../domain/error-catalogue.js';
+import { applicationRejected, badRequest, notFound } from '../http/errors.js';
+import { nearbyFacilitiesJsonParts } from '../contract/nearby-facilities.js';
 import { toProjectContacts } from '../http/presenters/contacts.js';
 import { toProjectDetail } from '../http/presenters/project-detail.js';
 import { toUnitModel } from '../http/presenters/units.js';
-import type { ApplicationResult } from '../http/schemas/applications.js';
-import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../http/schemas/projects.js';
-import type { Developer } from '../http/schemas/reference.js';
+import type { ApplicationResponse } from '../contract/schemas/applications.js';
+import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../contract/schemas/projects.js';
+import type { Developer } from '../contract/schemas/reference.js';
 import { findProjectContacts } from '../queries/contacts.js';
 import { findProjectDetail } from '../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../queries/reference.js';
@@ -31,7 +32,8 @@ export type ProjectDetailData = Omit<ReturnType<typeof toProjectDetail>, 'nearby
 export type UnitData = ReturnType<typeof toUnitModel>;
 export type ProjectContactsData = ReturnType<typeof toProjectContacts>;
 export interface ApplicationOutcomeData {
-  data: ApplicationResult;
+  /** The REST 201's data: the full answer, or the private one for a key with private applications. */
+  data: ApplicationResponse;
   /** True when an earlier request with the same idempotency key was answered again (nothing written). */
   replayed: boolean;
 }

@@ -11,7 +11,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUnavailable } from '../db/errors.js';
-import { ApiError, messages, unavailable } from '../http/errors.js';
+import { messages } from '../domain/error-catalogue.js';
+import { ApiError, unavailable } from '../http/errors.js';
 import { API_VERSION } from '../http/openapi.js';
 import type { Catalogue } from './catalogue.js';
 import { PROMPTS, PROMPTS_BY_NAME } from './prompts.js';

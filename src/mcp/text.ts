@@ -1,5 +1,5 @@
 import type { ApplicationOutcomeData, ProjectContactsData, ProjectDetailData, ProjectsPage, UnitData } from './catalogue.js';
-import type { ProjectsQuery } from '../http/schemas/projects.js';
+import type { ProjectsQuery } from '../contract/schemas/projects.js';
 import { REFERENCE_LISTS, type ReferenceItem, type ReferenceListName } from './reference-lists.js';
 
 /*
@@ -112,12 +112,21 @@ export function referenceText(list: ReferenceListName, items: ReferenceItem[]): 
 
 export function applicationText({ data, replayed }: ApplicationOutcomeData): string {
   const { client, opportunity, offer } = data;
-  return [
+  const name = [client.first_name, client.last_name].filter(Boolean).join(' ');
+  const lines = [
     replayed
       ? 'This application had already been filed with this idempotency key: nothing new was written; here is the original answer.'
       : 'Application filed in the agency\u2019s CRM.',
-    `Client ${client.id} (${[client.first_name, client.last_name].filter(Boolean).join(' ')}, ${client.created ? 'new' : 'existing client reused'})`,
-    `Opportunity ${opportunity.id} "${opportunity.name}" in stage ${opportunity.stage.name}`,
-    `Draft offer ${offer.id} for unit ${offer.unit.unit_number} of ${offer.unit.project_name}: ${money(offer.price, offer.currency)}`,
-  ].join('\n');
+  ];
+  // A key with private applications answers without the CRM's ids (src/contract/schemas/applications.ts).
+  if ('id' in client && 'id' in opportunity && 'id' in offer) {
+    lines.push(
+      `Client ${client.id} (${name}, ${client.created ? 'new' : 'existing client reused'})`,
+      `Opportunity ${opportunity.id} "${opportunity.name}" in stage ${opportunity.stage.name}`,
+      `Draft offer ${offer.id} for unit ${offer.unit.unit_number} of ${offer.unit.project_name}: ${money(offer.price, offer.currency)}`,
+    );
+  } else {
+    lines.push(`Client ${name}; opportunity "${opportunity.name}"`, `Draft offer for unit ${offer.unit.unit_number} of ${offer.unit.project_name}: ${money(offer.price, offer.currency)}`);
+  }
+  return lines.join('\n');
 }

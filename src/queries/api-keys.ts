@@ -1,14 +1,18 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { contractOpensSql } from './visibility.js';
 
-export interface KeyRecord {
+/** The key as a request knows it; its visibility scope (KeyScope) included. */
+export interface KeyRecord extends KeyScope {
   id: number;
   name: string;
   key_prefix: string;
   status: number;
-  price_vector: number;
   allowed_domains: string[] | null;
+  /** The application response shows only what the request sent and the unit derived (migration 0009). */
+  private_applications: boolean;
   company: {
     id: number;
     company_type: number;
@@ -18,8 +22,6 @@ export interface KeyRecord {
     logo_path: string | null;
   };
   author: { id: number; name: string; email: string; deleted: boolean; member: boolean };
-  /** Developers with an approved contract with the key's agency (and not deleted). */
-  contracted_developer_ids: number[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function findActiveKeyByHash(db: Kysely<DB>, keyHash: string): Prom
       'k.status',
       'k.price_vector',
       'k.allowed_domains',
+      'k.private_applications',
       'c.id as company_id',
       'c.company_type',
       'c.company_name',
@@ -68,6 +71,7 @@ export async function findActiveKeyByHash(db: Kysely<DB>, keyHash: string): Prom
     status: row.status,
     price_vector: row.price_vector,
     allowed_domains: row.allowed_domains,
+    private_applications: row.private_applications,
     company: {
       id: row.company_id,
       company_type: row.company_type,
@@ -97,6 +101,7 @@ export interface NewKey {
   name: string;
   priceVector?: number;
   domains?: string[] | null;
+  privateApplications?: boolean;
 }
 
 export interface KeyListing {
@@ -108,20 +113,21 @@ export interface KeyListing {
   price_vector: number;
   status: number;
   allowed_domains: string[] | null;
+  private_applications: boolean;
   deleted: boolean;
   created_at: string;
   updated_at: string;
 }
 
 const listingColumns = [
-  'id', 'company_id', 'author_id', 'name', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'created_at', 'updated_at',
+  'id', 'company_id', 'author_id', 'name', 'key_prefix', 'price_vector', 'status', 'allowed_domains', 'private_applications', 'created_at', 'updated_at',
 ] as const;
 
 /** Keys belong to agencies, and are issued by a user of that agency. */
 export async function assertKeyOwner(db: Kysely<DB>, companyId: number, authorId: number): Promise<void> {
   const company = await db.selectFrom('companies').select(['company_type', 'deleted_at']).where('id', '=', companyId).executeTakeFirst();
   if (!company || company.deleted_at) throw new KeyAdminError(`company ${companyId} does not exist`);
-  if (company.company_type !== 2) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
+  if (company.company_type !== COMPANY_TYPES.agency) throw new KeyAdminError(`company ${companyId} is not an agency: developer companies cannot have keys`);
   const member = await db
     .selectFrom('company_members as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -144,6 +150,7 @@ export async function insertKey(db: Kysely<DB>, key: NewKey & { keyHash: string;
       key_prefix: key.keyPrefix,
       price_vector: key.priceVector ?? 0,
       allowed_domains: key.domains ?? null,
+      private_applications: key.privateApplications ?? false,
     })
     .returning(listingColumns)
     .executeTakeFirstOrThrow();
@@ -160,6 +167,7 @@ export interface KeyChanges {
   name?: string;
   priceVector?: number;
   domains?: string[] | null;
+  privateApplications?: boolean;
   status?: number;
 }
 
@@ -170,6 +178,7 @@ export async function updateKey(db: Kysely<DB>, id: number, changes: KeyChanges)
       ...(changes.name !== undefined && { name: changes.name }),
       ...(changes.priceVector !== undefined && { price_vector: changes.priceVector }),
       ...(changes.domains !== undefined && { allowed_domains: changes.domains }),
+      ...(changes.privateApplications !== undefined && { private_applications: changes.privateApplications }),
       ...(changes.status !== undefined && { status: changes.status }),
       updated_at: sql<string>`now()`,
     })

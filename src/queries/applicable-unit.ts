@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { UnitFacts } from '../domain/application-merge.js';
 import { keyPriceSql } from '../domain/pricing.js';
-import type { KeyRecord } from './api-keys.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -19,7 +19,7 @@ export interface ApplicableUnit {
 /** The unit, if it is live and its project visible to the key (same rule as GET /units/{id}). */
 export async function findApplicableUnit(
   trx: Transaction<DB>,
-  key: Pick<KeyRecord, 'price_vector' | 'contracted_developer_ids'>,
+  key: KeyScope,
   unitId: number,
 ): Promise<ApplicableUnit | undefined> {
   const row = await trx

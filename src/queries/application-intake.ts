@@ -34,7 +34,14 @@ export function createApplicationIntake(database: Database): ApplicationIntake {
           unitId,
           request: body,
           key,
-          idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestHash: requestHash('POST', `/units/${unitId}/applications`, body) },
+          idempotency:
+            idempotencyKey === undefined
+              ? undefined
+              : {
+                  key: idempotencyKey,
+                  // The answer's form is part of the request: a stored full answer never replays to a private key.
+                  requestHash: requestHash('POST', `/units/${unitId}/applications`, key.private_applications ? { private_applications: true, body } : body),
+                },
         }),
       ),
   };

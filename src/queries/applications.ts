@@ -2,14 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, type ApplicationRequest } from '../domain/application-merge.js';
-import type { ApplicationResult } from '../http/schemas/applications.js';
+import type { ApplicationResponse } from '../contract/schemas/applications.js';
 import type { KeyRecord } from './api-keys.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { findApplicableUnit } from './applicable-unit.js';
 import { findOrCreateClient } from './application-client.js';
 import { loadReferences, type FeatureItem } from './application-references.js';
 import { lockFirstStage } from './board-stages.js';
 import { reserveIdempotencyKey, storeIdempotentResponse } from './idempotency-keys.js';
 import { findAdvisor } from './offer-advisor.js';
+import { linkedInterests, MEASURE_UNITS_FT2, offerUnit, privateApplicationResult } from './private-application.js';
 
 /*
  * POST /units/{id}/applications as one transaction: the idempotency reservation (when asked for), the
@@ -27,10 +29,7 @@ export { DEFAULT_STAGE } from './board-stages.js';
 export { IN_FLIGHT_WAIT_MS } from './idempotency-keys.js';
 export type { FeatureItem };
 
-/** 1 = ft² (the only documented value). */
-const MEASURE_UNITS_FT2 = 1;
-
-export type ApplicationKey = Pick<KeyRecord, 'id' | 'price_vector' | 'contracted_developer_ids'> & {
+export type ApplicationKey = KeyScope & Pick<KeyRecord, 'id' | 'private_applications'> & {
   company: { id: number };
   author: { id: number };
 };
@@ -43,7 +42,7 @@ export interface ApplicationInput {
 }
 
 /** The 201 body's `data`: its one definition is the response schema (validation, serialization, OpenAPI). */
-export type ApplicationData = ApplicationResult;
+export type ApplicationData = ApplicationResponse;
 
 export interface ApplicationOutcome {
   statusCode: number;
@@ -125,7 +124,8 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
       )
       INSERT INTO offer_opportunities (offer_id, opportunity_id) VALUES (${offer.id}, ${opportunity.id})`.execute(trx);
 
-    const data: ApplicationData = {
+    // A key with private applications answers from the request and the unit only (the CRM is written alike).
+    const data: ApplicationData = key.private_applications ? privateApplicationResult(prepared, merged, unit, references) : {
       client: {
         id: client.id,
         first_name: client.first_name,
@@ -147,18 +147,14 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
         min_budget: opportunity.min_budget,
         max_budget: opportunity.max_budget,
         position: opportunity.position,
-        preferences: merged.preference_ids.map((id) => ({ id, name: references.tags.get(id)! })),
-        project_preferences: {
-          features: merged.project_preference_ids.map((id) => references.features.get(id)!).filter((f) => f.type === 1),
-          amenities: merged.project_preference_ids.map((id) => references.features.get(id)!).filter((f) => f.type === 2),
-        },
+        ...linkedInterests(merged, references),
         created_at: opportunity.created_at,
       },
       offer: {
         id: offer.id,
         uuid: offer.uuid,
         offer_status: { id: offerStatus.id, name: offerStatus.name },
-        unit: { id: unit.id, unit_number: unit.facts.unit_number, project_id: unit.project_id, project_name: unit.facts.project_name },
+        unit: offerUnit(unit),
         price: offer.price,
         language: offer.language,
         currency: offer.currency,

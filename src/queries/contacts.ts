@@ -1,7 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB, SocialLinks } from '../db/schema.js';
-import { projectIsVisible, type VisibilityScope } from './visibility.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { projectIsVisible } from './visibility.js';
 
 export interface WorkerRow {
   user_id: number;
@@ -26,7 +27,7 @@ export interface ProjectContactsRow {
  * The developer of a visible project and its staff: deleted users and members whose role is `ceo`
  * (any case, surrounding blanks ignored) are left out; sorted by name, then user id.
  */
-export async function findProjectContacts(db: Kysely<DB>, scope: VisibilityScope, projectId: number): Promise<ProjectContactsRow | undefined> {
+export async function findProjectContacts(db: Kysely<DB>, scope: KeyScope, projectId: number): Promise<ProjectContactsRow | undefined> {
   const row = await db
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')

@@ -3,7 +3,9 @@ import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
-import { firstImagePathSql, unitSummary, type CatalogueScope, type FeatureRow } from './projects.js';
+import type { FeatureRow } from '../contract/presenters/projects.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { firstImagePathSql, unitSummary } from './project-fragments.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -115,7 +117,7 @@ export interface ProjectDetailRow {
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
-  scope: CatalogueScope,
+  scope: KeyScope,
   projectId: number,
   amenitiesRadiusM: number | undefined,
 ): Promise<ProjectDetailRow | undefined> {
@@ -154,7 +156,7 @@ const nearbyFacilitiesQuery = preparedQuery(
 );
 
 const projectDetailQuery = preparedQuery(
-  (db: Kysely<DB>, { projectId, ...scope }: CatalogueScope & { projectId: number }) =>
+  (db: Kysely<DB>, { projectId, ...scope }: KeyScope & { projectId: number }) =>
     db
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { developerIn, type VisibilityScope } from './visibility.js';
+import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { developerIn } from './visibility.js';
 
 export function listAreas(db: Kysely<DB>, city: string | undefined) {
   let query = db.selectFrom('areas').select(['id', 'name', 'city', 'created_at', 'updated_at']);
@@ -19,7 +21,7 @@ export function listProjectFeatures(db: Kysely<DB>, type: 1 | 2 | undefined) {
 }
 
 /** Contracted developers that own at least one published, live project. */
-export function listVisibleDevelopers(db: Kysely<DB>, scope: VisibilityScope) {
+export function listVisibleDevelopers(db: Kysely<DB>, scope: KeyScope) {
   return developersWithProjects(db).where(developerIn(scope, sql.ref('c.id'))).execute();
 }
 
@@ -28,7 +30,7 @@ export function developersWithProjects(db: Kysely<DB>) {
   return db
     .selectFrom('companies as c')
     .leftJoin('files as f', 'f.id', 'c.logo_file_id')
-    .where('c.company_type', '=', 3)
+    .where('c.company_type', '=', COMPANY_TYPES.developer)
     .where('c.deleted_at', 'is', null)
     .where(({ exists, selectFrom }) =>
       exists(

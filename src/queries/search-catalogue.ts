@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { FACILITY_CATEGORIES } from '../http/schemas/projects.js';
-import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './projects.js';
+import { AFTER_HANDOVER_PLAN_TYPES, FACILITY_CATEGORIES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
+import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './project-fragments.js';
 import { developersWithProjects } from './reference.js';
 
 /*
@@ -52,8 +52,8 @@ export function readSearchProjects(db: Kysely<DB>) {
       'c.company_name',
       sql<string>`lower(c.company_name)`.as('company_name_lower'),
       'cf.path as company_logo_path',
-      sql<string | null>`${paymentShareSql([1, 2])}::text`.as('pre_handover_share'),
-      sql<string | null>`${paymentShareSql([3])}::text`.as('after_handover_share'),
+      sql<string | null>`${paymentShareSql(PRE_HANDOVER_PLAN_TYPES)}::text`.as('pre_handover_share'),
+      sql<string | null>`${paymentShareSql(AFTER_HANDOVER_PLAN_TYPES)}::text`.as('after_handover_share'),
       sql<boolean>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0)`.as('post_handover'),
       sql<number[]>`coalesce((SELECT array_agg(fl.feature_id) FROM project_feature_links fl WHERE fl.project_id = p.id), '{}')`.as('feature_ids'),
       paymentPlansJson(db).as('payment_plans'),
@@ -68,7 +68,7 @@ export type SearchProjectRow = Awaited<ReturnType<typeof readSearchProjects>>[nu
 /*
  * Live units of live projects, one text per project (ascending project id): units in id order, `;`
  * between units, each `bedrooms status parking price area tag,tag`, price `-` when none. Read as rows
- * of columns, the pg driver took 3.2 s for L's 234k units (parsing every value and array); as text, the
+ * of columns, the pg driver spends seconds on L's units parsing every value and array; as text, the
  * database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The texts
  * are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
  */

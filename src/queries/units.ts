@@ -4,7 +4,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
-import type { CatalogueScope } from './projects.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -216,13 +216,13 @@ function projectModel(eb: AnyEb) {
 }
 
 /** The live unit of a visible project, or undefined (any reason, alike). */
-export async function findUnit(db: Kysely<DB>, scope: CatalogueScope, unitId: number): Promise<UnitModelRow | undefined> {
+export async function findUnit(db: Kysely<DB>, scope: KeyScope, unitId: number): Promise<UnitModelRow | undefined> {
   const [row] = await unitQuery(db, { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids });
   return row as UnitModelRow | undefined;
 }
 
 const unitQuery = preparedQuery(
-  (db: Kysely<DB>, { unitId, ...scope }: CatalogueScope & { unitId: number }) =>
+  (db: Kysely<DB>, { unitId, ...scope }: KeyScope & { unitId: number }) =>
     db
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')

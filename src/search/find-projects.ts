@@ -1,7 +1,9 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
-import { haversineM, type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
+import { haversineM } from '../domain/geo.js';
+import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
+import type { KeyScope } from '../domain/key-scope.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
-import type { ProjectFacets } from '../http/schemas/projects.js';
+import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
@@ -9,17 +11,12 @@ import { visibleScope } from './visibility.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
- * src/queries/projects.ts (kept as the reference of the differential tests), evaluated over the
+ * src/queries/projects-sql-reference.ts (kept as the reference of the differential tests), evaluated over the
  * snapshot's columns. Exactness where SQL is exact: price bounds become a window of base prices in
  * whole cents (pricing.ts), payment shares and per-area prices fall back to exact decimals whenever
  * doubles cannot decide, handover instants are compared to the microsecond, and case folding uses the
  * database's own lower().
  */
-
-export interface SearchScope {
-  contracted_developer_ids: number[];
-  price_vector: number;
-}
 
 export interface SearchContext {
   /** AMENITIEST_RADIUS, metres; undefined: every linked facility counts. */
@@ -44,7 +41,7 @@ export interface FindOptions {
   cache?: boolean;
 }
 
-export function findProjects(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
   const pricing = keyPricing(scope.price_vector);
   const useCache = options.cache ?? true;
   const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
@@ -72,7 +69,7 @@ export function findProjects(snapshot: Snapshot, scope: SearchScope, page: Proje
 let scratch = new Int32Array(0);
 
 /** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
-function search(snapshot: Snapshot, scope: SearchScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
+function search(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
   const { projects } = snapshot;
   const visible = visibleScope(snapshot, scope.contracted_developer_ids).visible;
   const tests = compile(snapshot, page.filters, pricing, context);
@@ -269,8 +266,8 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       found[total++] = i;
     }
   }
-  // Each project-level facet in a loop of its own over the matches (6 % of the six-facet pass less than
-  // every facet per matching project, measured 0.279 -> 0.263 ms).
+  // Each project-level facet in a loop of its own over the matches: cheaper than every facet per
+  // matching project (docs/performance.md, "Measurements behind the code").
   for (const { of, counts } of projectFacets) {
     for (let k = 0; k < total; k++) {
       const value = of[found[k]];

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ProjectsPage } from '../domain/project-filters.js';
-import type { ProjectFacets } from '../http/schemas/projects.js';
+import type { ProjectFacets } from '../contract/schemas/projects.js';
 
 /*
  * Results of GET /projects searches, per snapshot: what a search found (every matching project, in

@@ -7,7 +7,8 @@
  */
 export const MAX_SCOPES = 64;
 
-export interface Scope {
+/** What one KeyScope (src/domain/key-scope.ts) sees of a snapshot; keyed by its contracted developers alone. */
+export interface ScopeView {
   /** 1 for each visible project index. */
   visible: Uint8Array;
   /** JSON text of the items of GET /projects/list and GET /companies, made on first use. */
@@ -16,9 +17,9 @@ export interface Scope {
 }
 
 export class ScopeCache {
-  private readonly scopes = new Map<string, Scope>();
+  private readonly scopes = new Map<string, ScopeView>();
 
-  get(developerIds: readonly number[], make: () => Scope): Scope {
+  get(developerIds: readonly number[], make: () => ScopeView): ScopeView {
     const key = developerIds.join(',');
     const found = this.scopes.get(key);
     if (found) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { DB } from '../db/schema.js';
-import type { LinkBuilder } from '../http/links.js';
+import type { LinkBuilder } from '../contract/links.js';
 import { buildSnapshot, type Snapshot } from './snapshot.js';
 
 /*

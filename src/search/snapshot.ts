@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { DB, FacilityCategory } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
+import { FACILITY_CATEGORIES, type FacilityCategory } from '../domain/catalogue-codes.js';
 import { parseDecimal } from '../domain/decimal.js';
 import { SORT_KEYS, type FacetName, type SortKey } from '../domain/project-filters.js';
-import type { LinkBuilder } from '../http/links.js';
-import { toProjectListItem } from '../http/presenters/projects.js';
-import { spliceRawProperty } from '../http/raw-json.js';
-import { FACILITY_CATEGORIES } from '../http/schemas/projects.js';
+import type { LinkBuilder } from '../contract/links.js';
+import { toProjectListItem } from '../contract/presenters/projects.js';
+import { spliceRawProperty } from '../contract/json-splice.js';
 import {
   readLowerCaseTable,
   readSearchDevelopers,

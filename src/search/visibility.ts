@@ -1,4 +1,4 @@
-import type { Scope } from './scopes.js';
+import type { ScopeView } from './scopes.js';
 import type { Snapshot } from './snapshot.js';
 
 /*
@@ -6,7 +6,7 @@ import type { Snapshot } from './snapshot.js';
  * only published, live projects, so what is left is the developer: one the key's agency has an
  * approved contract with (the key's contracted_developer_ids).
  */
-export function visibleScope(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): Scope {
+export function visibleScope(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): ScopeView {
   return snapshot.scopes.get(contractedDeveloperIds, () => {
     const contracted = new Set(contractedDeveloperIds);
     const { companyId, count } = snapshot.projects;

@@ -3,10 +3,10 @@ import { openChangeSignal, type ChangeSignal } from '../../src/changes/change-si
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema.js';
-import { buildApp, type App } from '../../src/http/app.js';
+import { buildApp, type App, type BuildAppOptions } from '../../src/http/app.js';
 import { importBundle } from '../../src/import/import-bundle.js';
 import { createApiKey } from '../../src/keys.js';
-import { linkBuilder } from '../../src/http/links.js';
+import { linkBuilder } from '../../src/contract/links.js';
 import { SearchModel } from '../../src/search/search-model.js';
 import { createTestDatabase, type Driver } from './databases.js';
 import { AGENCY, OWNER, type Bundle } from './fixtures.js';
@@ -25,7 +25,7 @@ export interface TestApp {
    */
   refresh(): Promise<void>;
   /** Issues a key for the fixture agency (or another one) and returns the secret. */
-  key(options?: { companyId?: number; authorId?: number; priceVector?: number; domains?: string[] }): Promise<string>;
+  key(options?: { companyId?: number; authorId?: number; priceVector?: number; domains?: string[]; privateApplications?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -33,13 +33,18 @@ export interface TestApp {
  * The real app on a real, freshly migrated database (PGlite or PostgreSQL), loaded with `bundle`
  * through the importer. `env` overrides configuration variables (e.g. AMENITIEST_RADIUS).
  */
-export async function createTestApp(driver: Driver, bundle?: Bundle, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  driver: Driver,
+  bundle?: Bundle,
+  env: Record<string, string> = {},
+  appOptions: Pick<BuildAppOptions, 'requestTimeoutMs'> = {},
+): Promise<TestApp> {
   const { database, drop } = await createTestDatabase(driver);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   if (bundle) await importBundle(database.db, bundle, { facilityLinkRadiusM: config.facilityLinkRadiusM });
   const changes = await openChangeSignal(database);
   const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes });
-  const app = await buildApp({ database, config, search, logger: false, changes });
+  const app = await buildApp({ database, config, search, logger: false, changes, ...appOptions });
   await app.ready();
   return {
     app,
@@ -56,6 +61,7 @@ export async function createTestApp(driver: Driver, bundle?: Bundle, env: Record
         name: 'test key',
         priceVector: options.priceVector,
         domains: options.domains,
+        privateApplications: options.privateApplications,
       });
       return secret;
     },

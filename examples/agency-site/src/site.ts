@@ -86,7 +86,7 @@ export function createSiteHandler({ client }: SiteOptions) {
     const idempotencyKey = form.get('idempotency_key') || randomUUID();
     try {
       const result = await client.submitApplication(unit.id, applicationBody(fields), { idempotencyKey });
-      send(response, 201, offerPage(result));
+      send(response, 201, offerPage(fields, result));
     } catch (error) {
       if (!(error instanceof CatalogueApiError) || (error.status !== 400 && error.status !== 409)) throw error;
       // 409: this key was used with other values (the visitor edited the form after a success); a new key makes it a new application.

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Healthcheck (no key)
-         * @description Reports whether the database answers `SELECT 1` within 2 seconds: 200 with `database: "up"` when it does; 503 `database is down` with `Retry-After: 5` when it does not. No restart is needed after an outage: the connection pool reconnects by itself. Also shows the catalogue version served. With read replicas (`DATABASE_READ_URL`) the body lists each replica’s state and lag; a lagging or unreachable replica is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is 200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back.
+         * @description Reports whether the database answers `SELECT 1` within 2 seconds: 200 with `database: "up"` when it does; 503 `database is down` with `Retry-After: 5` when it does not. No restart is needed after an outage: the connection pool reconnects by itself. On the embedded database (PGlite), 503 while an engine left unusable (e.g. by a full disk during an import) is replaced by a new one on the same directory, which happens by itself. Also shows the catalogue version served. With read replicas (`DATABASE_READ_URL`) the body lists each replica’s state and lag; a lagging or unreachable replica is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is 200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back.
          */
         get: operations["health"];
         put?: never;
@@ -277,6 +277,24 @@ export interface paths {
          *     - A unit without a price gives an offer with `price` null and derives no budget.
          *     - The operation is not idempotent unless the optional `Idempotency-Key` header is sent; a 500 after
          *       which the outcome is unknown can then be retried safely with the same key and body.
+         *
+         *     Private applications (a key setting, off by default; `keys create --private-applications`, bundle
+         *     `api_keys[].private_applications`). Meant for keys that sit in web pages, where anyone can send any
+         *     contact. The CRM records are written exactly as above (a known client is still reused); only the answer
+         *     changes. It is built only from what the request sent and what the unit derived, never from a stored
+         *     value, and is the same whether the contact was new or known:
+         *     - `client`: `first_name`, `last_name`, `email`, `mobile_number` as the request gave them (trimmed,
+         *       e-mail lower-cased), and `property_types`, `preferred_area_ids`, `property_features` as this
+         *       application sent and derived them, never those stored on a known client. No `id`, `created` or
+         *       `created_at`.
+         *     - `opportunity`: `name` made from the names the request sent (not the stored client's),
+         *       `investment_type`, `currency`, `min_budget`, `max_budget`, `preferences`, `project_preferences`.
+         *       No `id`, `stage`, `position` or `created_at`.
+         *     - `offer`: `unit`, `price`, `language`, `currency`, `measure_units`, `is_sent`. No `id`, `uuid`,
+         *       `offer_status`, advisor fields or `created_at`.
+         *
+         *     The setting is part of what an `Idempotency-Key` remembers: after the key's setting changed, an
+         *     `Idempotency-Key` used before answers 409 instead of replaying an answer of the other form.
          */
         post: operations["submitApplication"];
         delete?: never;
@@ -4262,7 +4280,7 @@ export interface operations {
                                 id: number;
                                 /** @description Units only: the project the unit belongs to now. */
                                 project_id?: number;
-                                /** @description `upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible (deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. */
+                                /** @description `upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible (deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. Only records the key could see at the cursor’s position are named (never a draft, a project of a developer without an approved contract, or a unit created and deleted since). */
                                 change: "upsert" | "removed";
                                 /**
                                  * Format: date-time
@@ -4566,7 +4584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created: the client (new or reused), the opportunity and the draft offer. */
+            /** @description Created: the client (new or reused), the opportunity and the draft offer; for a key with private applications, the second form (see the description). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4811,6 +4829,89 @@ export interface operations {
                                  * @description When the offer was created.
                                  */
                                 created_at: string;
+                            };
+                        } | {
+                            /** @description The client as the request gave it (trimmed, e-mail lower-cased), never the stored record. Private applications: only what the request sent and what the unit derived; the same for a new and a known contact. */
+                            client: {
+                                /** @description First name, trimmed. */
+                                first_name: string;
+                                /** @description Null when not known. */
+                                last_name: string | null;
+                                /** @description Lower-cased. */
+                                email: string | null;
+                                /** @description As given, including the country code. */
+                                mobile_number: string | null;
+                                /** @description Project `type` values this application sent and derived (not what is stored on a known client). */
+                                property_types: number[];
+                                /** @description Area ids this application sent and derived (not what is stored on a known client). */
+                                preferred_area_ids: number[];
+                                /** @description Free-text tags this application sent (not what is stored on a known client). */
+                                property_features: string[];
+                            };
+                            /** @description The interests recorded; `name` is made from the names the request sent. Private applications: only what the request sent and what the unit derived; the same for a new and a known contact. */
+                            opportunity: {
+                                /** @description `<client> — <project>, unit <number>` (client = first and last name), cut to 255 characters. */
+                                name: string;
+                                /** @description Free-form. */
+                                investment_type: number | null;
+                                /** @description `AED` or `USD`. */
+                                currency: string;
+                                /** @description Lower budget bound, null when none. */
+                                min_budget: number | null;
+                                /** @description Upper budget bound, null when none. */
+                                max_budget: number | null;
+                                /** @description Linked unit tags: the explicit ones first, then those derived from the unit. */
+                                preferences: {
+                                    /** @description Unit tag id. */
+                                    id: number;
+                                    /** @description Unit tag name. */
+                                    name: string;
+                                }[];
+                                /** @description Linked project features and amenities: the explicit ones first, then those derived from the unit. */
+                                project_preferences: {
+                                    /** @description Linked features (type 1). */
+                                    features: {
+                                        /** @description Feature/amenity id (usable in `preference_ids`). */
+                                        id: number;
+                                        /** @description Feature/amenity name. */
+                                        name: string;
+                                        /** @description 1 feature, 2 amenity */
+                                        type: 1 | 2;
+                                    }[];
+                                    /** @description Linked amenities (type 2). */
+                                    amenities: {
+                                        /** @description Feature/amenity id (usable in `preference_ids`). */
+                                        id: number;
+                                        /** @description Feature/amenity name. */
+                                        name: string;
+                                        /** @description 1 feature, 2 amenity */
+                                        type: 1 | 2;
+                                    }[];
+                                };
+                            };
+                            /** @description The draft offer's terms. Private applications: only what the request sent and what the unit derived; the same for a new and a known contact. */
+                            offer: {
+                                /** @description The unit the offer is for. */
+                                unit: {
+                                    /** @description Unit id. */
+                                    id: number;
+                                    /** @description Unit number as given by the developer. */
+                                    unit_number: string;
+                                    /** @description Project id. */
+                                    project_id: number;
+                                    /** @description Project name. */
+                                    project_name: string;
+                                };
+                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                price: number | null;
+                                /** @description Lower-cased. */
+                                language: string;
+                                /** @description `AED` or `USD`. */
+                                currency: string;
+                                /** @description 1 = ft² (always 1 for offers created here). */
+                                measure_units: number;
+                                /** @description Always false: the offer is a draft; the PDF is generated and sent by the main backend. */
+                                is_sent: boolean;
                             };
                         };
                     };

@@ -1,7 +1,8 @@
+/* Presenters whose rows are the queries' types: above the queries (src/contract stays below them); shared by the routes and the MCP tools. */
 import type { FileRow } from '../../queries/project-detail.js';
 import type { UnitModelRow } from '../../queries/units.js';
-import type { LinkBuilder } from '../links.js';
-import { toOptionalFileObject } from './files.js';
+import type { LinkBuilder } from '../../contract/links.js';
+import { toOptionalFileObject } from '../../contract/presenters/files.js';
 
 /** GET /units/{id}'s data (UnitModel): every file object of the model gets its link. Shared by the route and the MCP tool. */
 export function toUnitModel(row: UnitModelRow, links: LinkBuilder) {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApplicationRejected } from '../../domain/application-merge.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor } from '../auth.js';
 import { applicationRejected } from '../errors.js';
-import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResult } from '../schemas/applications.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
+import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResponse } from '../../contract/schemas/applications.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
 
 const description = `
 Records an end client's enquiry about a unit in the CRM of the key's agency, in one transaction (all
@@ -33,6 +33,24 @@ Decisions where the specification is open:
 - A unit without a price gives an offer with \`price\` null and derives no budget.
 - The operation is not idempotent unless the optional \`Idempotency-Key\` header is sent; a 500 after
   which the outcome is unknown can then be retried safely with the same key and body.
+
+Private applications (a key setting, off by default; \`keys create --private-applications\`, bundle
+\`api_keys[].private_applications\`). Meant for keys that sit in web pages, where anyone can send any
+contact. The CRM records are written exactly as above (a known client is still reused); only the answer
+changes. It is built only from what the request sent and what the unit derived, never from a stored
+value, and is the same whether the contact was new or known:
+- \`client\`: \`first_name\`, \`last_name\`, \`email\`, \`mobile_number\` as the request gave them (trimmed,
+  e-mail lower-cased), and \`property_types\`, \`preferred_area_ids\`, \`property_features\` as this
+  application sent and derived them, never those stored on a known client. No \`id\`, \`created\` or
+  \`created_at\`.
+- \`opportunity\`: \`name\` made from the names the request sent (not the stored client's),
+  \`investment_type\`, \`currency\`, \`min_budget\`, \`max_budget\`, \`preferences\`, \`project_preferences\`.
+  No \`id\`, \`stage\`, \`position\` or \`created_at\`.
+- \`offer\`: \`unit\`, \`price\`, \`language\`, \`currency\`, \`measure_units\`, \`is_sent\`. No \`id\`, \`uuid\`,
+  \`offer_status\`, advisor fields or \`created_at\`.
+
+The setting is part of what an \`Idempotency-Key\` remembers: after the key's setting changed, an
+\`Idempotency-Key\` used before answers 409 instead of replaying an answer of the other form.
 `.trim();
 
 export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { applications }) => {
@@ -55,7 +73,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
         params: IdParams,
         headers: ApplicationHeaders,
         body: ApplicationBody,
-        response: responses({ 201: Success(ApplicationResult, 'Created: the client (new or reused), the opportunity and the draft offer.') }, [404, 409], {
+        response: responses({ 201: Success(ApplicationResponse, 'Created: the client (new or reused), the opportunity and the draft offer; for a key with private applications, the second form (see the description).') }, [404, 409], {
           400: 'Invalid request: body not JSON, larger than 64 KiB or of another content type; a field over its limit, an unknown reference id, an inverted budget, `client.email or client.mobile_number is required`. The message names the field.',
           401: 'Missing or invalid API key (`missing api key`, `invalid api key`), or `api key author is gone` when the key\u2019s agency or author was removed. Retrying does not help.',
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readPrimaryFirst } from '../../db/database.js';
-import { catalogueStartOverReason, CursorError, decodeCursor, keyStartOverReason, type ChangesCursor } from '../../domain/changes-cursor.js';
+import { catalogueStartOverReason, decodeCursor, keyStartOverReason } from '../../domain/changes-cursor.js';
+import { messages } from '../../domain/error-catalogue.js';
 import { changesPage, readChanges } from '../../queries/changes.js';
-import type { AppDeps } from '../app.js';
-import { badRequest, gone, messages } from '../errors.js';
-import { ChangesPage, ChangesQuery, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT } from '../schemas/changes.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
+import type { AppDeps } from '../deps.js';
+import { gone } from '../errors.js';
+import { ChangesPage, ChangesQuery, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT } from '../../contract/schemas/changes.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 
 export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
   app.get(
@@ -34,7 +35,8 @@ export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     },
     async (request) => {
       const key = request.auth;
-      const cursor = request.query.cursor === undefined ? undefined : parseCursor(request.query.cursor);
+      // A cursor this service did not issue throws CursorError: 400 (src/domain/error-catalogue.ts).
+      const cursor = request.query.cursor === undefined ? undefined : decodeCursor(request.query.cursor);
       if (cursor && keyStartOverReason(cursor, key)) throw gone(messages.cursorExpired);
       const feedRequest = { agencyId: key.company.id, cursor, limit: Math.min(request.query.limit ?? DEFAULT_CHANGES_LIMIT, MAX_CHANGES_LIMIT) };
       // On the primary: a replica behind the client's last page would answer "start over".
@@ -44,12 +46,3 @@ export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     },
   );
 };
-
-function parseCursor(text: string): ChangesCursor {
-  try {
-    return decodeCursor(text);
-  } catch (error) {
-    if (error instanceof CursorError) throw badRequest(messages.badCursor);
-    throw error;
-  }
-}

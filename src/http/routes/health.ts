@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.js';
-import { messages, unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
-import { ErrorEnvelope, ok, Success } from '../schemas/envelope.js';
+import type { AppDeps } from '../deps.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { unavailable, UNAVAILABLE_RETRY_AFTER_S } from '../errors.js';
+import { ErrorEnvelope, ok, Success } from '../../contract/schemas/envelope.js';
 
 const ReplicaHealth = Type.Object({
   name: Type.String({ description: 'host:port/database of the replica (from `DATABASE_READ_URL`, without credentials).' }),
@@ -61,7 +62,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps
         description:
           `Reports whether the database answers \`SELECT 1\` within 2 seconds: 200 with \`database: "up"\` when it does; ` +
           `503 \`${messages.databaseDown}\` with \`Retry-After: ${UNAVAILABLE_RETRY_AFTER_S}\` when it does not. ` +
-          'No restart is needed after an outage: the connection pool reconnects by itself. Also shows the catalogue version served. ' +
+          'No restart is needed after an outage: the connection pool reconnects by itself. On the embedded database (PGlite), 503 while an ' +
+          'engine left unusable (e.g. by a full disk during an import) is replaced by a new one on the same directory, which happens by itself. ' +
+          'Also shows the catalogue version served. ' +
           'With read replicas (`DATABASE_READ_URL`) the body lists each replica\u2019s state and lag; a lagging or unreachable replica ' +
           'is not an error (its reads go to the primary). When the primary does not answer but a replica serves reads, the answer is ' +
           '200 with `database: "read-only"`: this process still answers reads, and writes answer 503 until the primary is back.',

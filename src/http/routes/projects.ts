@@ -1,25 +1,26 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FilterError, parseProjectsQuery, type ProjectsPage } from '../../domain/project-filters.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { parseProjectsQuery } from '../../domain/project-filters.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
-import type { AppDeps } from '../app.js';
-import { badRequest, notFound, messages } from '../errors.js';
-import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../nearby-facilities.js';
+import type { AppDeps } from '../deps.js';
+import { notFound } from '../errors.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeWithRawProperty } from '../raw-json.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
 import {
   FlatProjectList,
   ProjectContacts,
   ProjectDetail,
   ProjectsPageSchema,
   ProjectsQuery,
-} from '../schemas/projects.js';
+} from '../../contract/schemas/projects.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -44,7 +45,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       },
     },
     async (request, reply) => {
-      const page = parseOrReject(() => parseProjectsQuery(request.query));
+      // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
+      const page = parseProjectsQuery(request.query);
       // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
       const found = findProjects(await search.latest(), request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
       // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
@@ -116,12 +118,3 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     },
   );
 };
-
-function parseOrReject(parse: () => ProjectsPage): ProjectsPage {
-  try {
-    return parse();
-  } catch (error) {
-    if (error instanceof FilterError) throw badRequest(error.message);
-    throw error;
-  }
-}

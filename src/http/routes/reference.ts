@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { companiesJson } from '../../search/visibility.js';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { sendWithRawItems } from '../raw-json.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { Area, Developer, ProjectFeatureSections, UnitTag } from '../schemas/reference.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { Area, Developer, ProjectFeatureSections, UnitTag } from '../../contract/schemas/reference.js';
 
 export const referenceRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, search }) => {
   app.get(

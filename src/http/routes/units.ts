@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { findUnit } from '../../queries/units.js';
-import type { AppDeps } from '../app.js';
-import { messages, notFound } from '../errors.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { IdParams } from '../schemas/params.js';
-import { UnitModel } from '../schemas/units.js';
+import type { AppDeps } from '../deps.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { notFound } from '../errors.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { IdParams } from '../../contract/schemas/params.js';
+import { UnitModel } from '../../contract/schemas/units.js';
 import { toUnitModel } from '../presenters/units.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links }) => {

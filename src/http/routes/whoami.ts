@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { priceFactor } from '../../domain/pricing.js';
-import type { AppDeps } from '../app.js';
-import { ok, responses, Success } from '../schemas/envelope.js';
-import { Link } from '../schemas/reference.js';
+import type { AppDeps } from '../deps.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { Link } from '../../contract/schemas/reference.js';
 
 const WhoAmI = Type.Object({
   api_key: Type.Object({

@@ -34,20 +34,25 @@ ${error ? errorBox(error.message, error.requestId) : ''}
   );
 }
 
-export function offerPage(result: ApplicationResult): Html {
-  const { offer, opportunity, client } = result;
+/**
+ * The confirmation shows the visitor what the visitor typed and what the unit is, never a CRM record:
+ * whoever types a known client's phone number must not see that client's name, nor learn that the
+ * contact is a client (no ids, no "existing client"). The site's key has private applications, so the
+ * service does not send those either (docs/integrating.md).
+ */
+export function offerPage(fields: ApplicationFields, result: ApplicationResult): Html {
+  const { offer } = result;
+  const contact = [fields.email.trim(), fields.mobile_number.trim()].filter(Boolean).join(' / ');
   return layout(
     'Application received',
-    html`<div class="offer" data-offer-id="${offer.id}">
-<h1>Thank you, ${client.first_name}!</h1>
-<p>Your application is with our advisor ${offer.advisor_name}${offer.advisor_email ? html` (<a href="mailto:${offer.advisor_email}">${offer.advisor_email}</a>)` : ''}, who will send you the offer.</p>
+    html`<div class="offer">
+<h1>Thank you, ${fields.first_name.trim()}!</h1>
+<p>Your application is with the agency: an advisor will send you the offer.</p>
 <dl>
-  <dt>Offer</dt><dd>#<span class="offer-id">${offer.id}</span> · ${offer.offer_status.name}</dd>
-  <dt>Reference</dt><dd><code>${offer.uuid}</code></dd>
   <dt>Unit</dt><dd>${offer.unit.project_name}, unit ${offer.unit.unit_number}</dd>
   <dt>Price</dt><dd>${money(offer.price, offer.currency)}</dd>
-  <dt>Opportunity</dt><dd>${opportunity.name} (${opportunity.stage.name})</dd>
-  <dt>Client record</dt><dd>${client.created ? 'new client' : 'existing client, unchanged'}</dd>
+  <dt>Name</dt><dd>${[fields.first_name.trim(), fields.last_name.trim()].filter(Boolean).join(' ')}</dd>
+  <dt>Contact</dt><dd>${contact}</dd>
 </dl>
 <p><a href="/projects/${offer.unit.project_id}">Back to the project</a></p>
 </div>`,

@@ -1,5 +1,4 @@
-import type { NearbyCategoryRow } from '../queries/project-detail.js';
-import { FACILITY_CATEGORIES } from './schemas/projects.js';
+import { FACILITY_CATEGORIES, type FacilityCategory } from '../domain/catalogue-codes.js';
 
 /*
  * The nearby-facilities block of GET /projects/{id} as JSON text, assembled from the per-category entry
@@ -9,11 +8,11 @@ import { FACILITY_CATEGORIES } from './schemas/projects.js';
 
 /** The block with every category empty: what the schema serializer writes in its place. */
 export const EMPTY_NEARBY_FACILITIES = Object.freeze(Object.fromEntries(FACILITY_CATEGORIES.map((category) => [category, []]))) as Readonly<
-  Record<(typeof FACILITY_CATEGORIES)[number], never[]>
+  Record<FacilityCategory, never[]>
 >;
 
 /** The block's JSON text in parts, to be sent without joining them (see sendJsonParts). */
-export function nearbyFacilitiesJsonParts(rows: readonly NearbyCategoryRow[]): string[] {
+export function nearbyFacilitiesJsonParts(rows: readonly { category: FacilityCategory; entries_json: string }[]): string[] {
   const entries = new Map(rows.map((row) => [row.category, row.entries_json]));
   const parts: string[] = [];
   FACILITY_CATEGORIES.forEach((category, i) => parts.push(`${i === 0 ? '{' : '],'}${JSON.stringify(category)}:[`, entries.get(category) ?? ''));

@@ -227,3 +227,40 @@ export const ApplicationResult = Type.Object({
   ),
 });
 export type ApplicationResult = Static<typeof ApplicationResult>;
+
+/*
+ * The answer to a key with `private_applications` (issue 20): a key in a web page answers whoever types
+ * a phone number, so the answer must not tell them whether the contact is the agency's client, nor show
+ * what is stored about it. It is built only from what the request sent and what the unit derived, the
+ * same fields of the same objects as the specified answer, less every field read from or given by the
+ * CRM: ids, `created`, timestamps, the stage, the card's position, the offer's uuid and status, the advisor.
+ */
+const stored = ApplicationResult.properties;
+const PRIVATE_NOTE = 'Private applications: only what the request sent and what the unit derived; the same for a new and a known contact.';
+
+export const PrivateApplicationResult = Type.Object(
+  {
+    client: Type.Object(
+      {
+        first_name: stored.client.properties.first_name,
+        last_name: stored.client.properties.last_name,
+        email: stored.client.properties.email,
+        mobile_number: stored.client.properties.mobile_number,
+        property_types: Type.Array(Type.Integer(), { description: 'Project `type` values this application sent and derived (not what is stored on a known client).' }),
+        preferred_area_ids: Type.Array(Type.Integer(), { description: 'Area ids this application sent and derived (not what is stored on a known client).' }),
+        property_features: Type.Array(Type.String(), { description: 'Free-text tags this application sent (not what is stored on a known client).' }),
+      },
+      { description: `The client as the request gave it (trimmed, e-mail lower-cased), never the stored record. ${PRIVATE_NOTE}` },
+    ),
+    opportunity: Type.Pick(stored.opportunity, ['name', 'investment_type', 'currency', 'min_budget', 'max_budget', 'preferences', 'project_preferences'], {
+      description: `The interests recorded; \`name\` is made from the names the request sent. ${PRIVATE_NOTE}`,
+    }),
+    offer: Type.Pick(stored.offer, ['unit', 'price', 'language', 'currency', 'measure_units', 'is_sent'], { description: `The draft offer's terms. ${PRIVATE_NOTE}` }),
+  },
+  { title: 'Private application result', description: 'The answer to a key with private applications (`keys create --private-applications`).' },
+);
+export type PrivateApplicationResult = Static<typeof PrivateApplicationResult>;
+
+/** What the 201 carries: the specified answer, or the private one for a key with that setting. */
+export const ApplicationResponse = Type.Union([ApplicationResult, PrivateApplicationResult]);
+export type ApplicationResponse = Static<typeof ApplicationResponse>;

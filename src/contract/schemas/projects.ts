@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { DEFAULT_LIMIT, EARTH_RADIUS_M, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
+import { EARTH_RADIUS_M } from '../../domain/geo.js';
+import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, SORT_VALUES } from '../../domain/project-filters.js';
+import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
 
 export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
@@ -270,8 +272,6 @@ export const FlatProjectList = Type.Object({
 // GET /projects/{id}
 // ---------------------------------------------------------------------------------------------------
 
-export const FACILITY_CATEGORIES = ['airports_ports', 'education', 'employment', 'healthcare', 'lifestyle', 'retail', 'transport', 'tourism'] as const;
-
 export const Facility = Type.Object(
   {},
   {
@@ -298,7 +298,7 @@ export const NearbyFacilities = Type.Object(
       category,
       Type.Array(NearbyEntry, { description: `Nearby ${category.replace('_', ' and ')} facilities, nearest first (empty when none).` }),
     ]),
-  ) as Record<(typeof FACILITY_CATEGORIES)[number], ReturnType<typeof Type.Array<typeof NearbyEntry>>>,
+  ) as Record<FacilityCategory, ReturnType<typeof Type.Array<typeof NearbyEntry>>>,
   {
     description:
       'Facilities linked to the project, one array per category (all eight keys are always present), each sorted by distance. When the ' +

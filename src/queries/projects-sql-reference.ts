@@ -1,20 +1,27 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
-import { EARTH_RADIUS_M, likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
+import { AFTER_HANDOVER_PLAN_TYPES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
+import { haversineSql } from '../domain/geo.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
-import { projectIsVisible, type VisibilityScope } from './visibility.js';
+import type { ProjectListRow } from '../contract/presenters/projects.js';
+import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummary } from './project-fragments.js';
+import type { KeyScope } from '../domain/key-scope.js';
+import { projectIsVisible } from './visibility.js';
 
 /*
+ * THE REFERENCE OF THE DIFFERENTIAL TESTS, not the live route: GET /projects is served by the in-memory
+ * search (src/search/find-projects.ts). This is the same search written in SQL, the path it replaced,
+ * and test/search-differential.test.ts, test/unit-summary.test.ts and
+ * test/project-conditions.unit.test.ts hold the search to it. Keep it in step with every filter, sort
+ * and facet rule of the route. The fragments production reads share with it live in
+ * project-fragments.ts.
+ *
  * GET /projects in two steps inside one statement: first the page of matching ids (with the total as a
  * window count), then the nested JSON (payment plans, features, price_from...) for those ids only, so
  * the cost of building items does not grow with the number of matches.
  */
-
-export interface CatalogueScope extends VisibilityScope {
-  price_vector: number;
-}
 
 export interface ListContext {
   /** AMENITIEST_RADIUS, metres; undefined: every linked facility counts. */
@@ -25,7 +32,6 @@ type Condition = RawBuilder<SqlBool>;
 
 const and = (conditions: Condition[]): Condition => sql<SqlBool>`(${sql.join(conditions, sql` AND `)})`;
 const numeric = (value: number) => sql`${String(value)}::numeric`;
-const intArray = (values: number[]) => sql`${sql.val(values)}::int[]`;
 
 /** `expression` within the inclusive range, with the bounds as exact numerics. */
 function inRange(expression: RawBuilder<unknown>, range: Range | undefined): Condition[] {
@@ -67,8 +73,7 @@ function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | un
  * a join: `OFFSET 0` stops the pull-up. Every request reads all visible projects anyway (the total), so
  * the plan wanted is always the listing scan with the column tests first and the probes last. Left to
  * itself, with many filters ANDed the planner's row estimate collapses and it drives the plan from the
- * probed table instead: every filter at once on L took 21.5 ms starting from project_payment_plans,
- * 10.8 ms as a listing scan with both EXISTS as SubPlans.
+ * probed table instead, twice as slow (docs/performance.md, "Measurements behind the code").
  */
 const SUBPLAN = sql.raw('OFFSET 0');
 
@@ -144,19 +149,9 @@ function unitConditions(filters: UnitFilters, priceVector: number): Condition[] 
   return summary.exact ? summary.conditions : [...summary.conditions, unitExists(filters, priceVector)];
 }
 
-/** Great-circle distance in metres from the project (alias p) to a point; same formula as haversineM. */
+/** Great-circle distance in metres from the project (alias p) to a point (src/domain/geo.ts). */
 function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
-  const clat = sql`${lat}::float8`;
-  const clng = sql`${lng}::float8`;
-  return sql<number>`(2 * ${EARTH_RADIUS_M}::float8 * asin(least(1::float8, sqrt(
-    power(sin(radians(p.latitude - ${clat}) / 2), 2)
-    + cos(radians(${clat})) * cos(radians(p.latitude)) * power(sin(radians(p.longitude - ${clng}) / 2), 2)))))`;
-}
-
-/** Total of the payment-plan percents of the given types; NULL (never matches) when the project has no plan. */
-export function paymentShareSql(types: number[]): RawBuilder<number | null> {
-  return sql<number | null>`(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE coalesce(sum(pp.percent) FILTER (WHERE pp.type = ANY(${intArray(types)})), 0) END
-    FROM project_payment_plans pp WHERE pp.project_id = p.id)`;
+  return haversineSql(sql`${lat}::float8`, sql`${lng}::float8`, sql.ref('p.latitude'), sql.ref('p.longitude'));
 }
 
 /** The project-level (and unit EXISTS) predicates of GET /projects on alias p; visibility is separate. */
@@ -182,8 +177,8 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
         : sql<SqlBool>`p.handover_date < ${filters.handoverTo.at}::timestamptz`,
     );
   }
-  if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([1, 2])} <= ${numeric(filters.paymentMaxPreHandover)}`);
-  if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql([3])} >= ${numeric(filters.paymentMinAfterHandover)}`);
+  if (filters.paymentMaxPreHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql(PRE_HANDOVER_PLAN_TYPES)} <= ${numeric(filters.paymentMaxPreHandover)}`);
+  if (filters.paymentMinAfterHandover !== undefined) conditions.push(sql<SqlBool>`${paymentShareSql(AFTER_HANDOVER_PLAN_TYPES)} >= ${numeric(filters.paymentMinAfterHandover)}`);
   if (filters.paymentOnlyPostHandover) {
     conditions.push(sql<SqlBool>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0 ${SUBPLAN})`);
   }
@@ -211,32 +206,6 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
   }
   if (filters.units) conditions.push(...unitConditions(filters.units, priceVector));
   return conditions;
-}
-
-export interface FeatureRow {
-  id: number;
-  name: string;
-  type: number;
-}
-
-export interface ProjectListRow {
-  id: number;
-  name: string;
-  status: number;
-  development_status: number;
-  is_branded: boolean;
-  is_resale: boolean;
-  is_escrow: boolean;
-  handover_date: string | null;
-  currency: string;
-  price_from: number | null;
-  size_from: number | null;
-  logo_path: string | null;
-  company_id: number;
-  company_name: string;
-  company_logo_path: string | null;
-  payment_plans: { type: number; percent: number }[];
-  features: FeatureRow[];
 }
 
 /*
@@ -269,7 +238,7 @@ function orderSql(sort: ProjectSort, filters: ProjectFilters): RawBuilder<unknow
 /** The page (in the order of page.sort) and the number of all matches. */
 export async function listProjects(
   db: Kysely<DB>,
-  scope: CatalogueScope,
+  scope: KeyScope,
   page: ProjectsPage,
   context: ListContext,
 ): Promise<{ total: number; items: ProjectListRow[] }> {
@@ -303,7 +272,7 @@ export async function listProjects(
 const projectsPageQuery = preparedQuery(
   (
     db: Kysely<DB>,
-    { limit, offset, filters, order, ...scope }: CatalogueScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
+    { limit, offset, filters, order, ...scope }: KeyScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
   ) =>
     db
     .with('page', () =>
@@ -345,46 +314,3 @@ const projectsPageQuery = preparedQuery(
   ['price_vector', 'contracted_developer_ids', 'limit', 'offset'],
   ['filters', 'order'],
 );
-
-/** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
-export function unitSummary(db: Kysely<DB>, priceVector: number) {
-  return db
-    .selectFrom('units as u')
-    .where(sql<SqlBool>`u.project_id = p.id`)
-    .where('u.deleted_at', 'is', null)
-    .select([keyPriceSql(sql`min(u.price)`, priceVector).as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
-}
-
-/** The payment plan of the project aliased p, in plan order, as a JSON array. */
-export function paymentPlansJson(db: Kysely<DB>) {
-  return jsonArrayFrom(db.selectFrom('project_payment_plans as pp').where(sql<SqlBool>`pp.project_id = p.id`).select(['pp.type', 'pp.percent']).orderBy('pp.position'));
-}
-
-/** The features and amenities of the project aliased p, by name then id, as a JSON array. */
-export function featuresJson(db: Kysely<DB>) {
-  return jsonArrayFrom(
-    db
-      .selectFrom('project_feature_links as fl')
-      .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
-      .where(sql<SqlBool>`fl.project_id = p.id`)
-      .select(['pf.id', 'pf.name', 'pf.type'])
-      .orderBy('pf.name')
-      .orderBy('pf.id'),
-  );
-}
-
-/** Path of the project's first image (its logo/cover), for alias p. */
-export function firstImagePathSql(): RawBuilder<string | null> {
-  return sql<string | null>`(SELECT f.path FROM project_images pi JOIN files f ON f.id = pi.file_id WHERE pi.project_id = p.id ORDER BY pi.position LIMIT 1)`;
-}
-
-/** GET /projects/list: every visible project, by name then id. */
-export function listAllProjects(db: Kysely<DB>, scope: VisibilityScope) {
-  return db
-    .selectFrom('projects as p')
-    .where(projectIsVisible(scope))
-    .select(['p.id', 'p.name', firstImagePathSql().as('logo_path')])
-    .orderBy('p.name')
-    .orderBy('p.id')
-    .execute();
-}

@@ -36,7 +36,8 @@ export const ChangeEntry = Type.Object(
     change: Type.Union([Type.Literal('upsert'), Type.Literal('removed')], {
       description:
         '`upsert`: visible to the key now, new or changed: fetch it (GET /projects/{id} or /units/{id}). `removed`: no longer visible ' +
-        '(deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it.',
+        '(deleted, turned draft, contract ended, developer removed): drop it; a removed project takes its units with it. ' +
+        'Only records the key could see at the cursor\u2019s position are named (never a draft, a project of a developer without an approved contract, or a unit created and deleted since).',
     }),
     changed_at: Type.String({ format: 'date-time', description: 'When the change that lists the entry was made (its transaction\u2019s time, UTC).' }),
   },

@@ -1,4 +1,3 @@
-import type { FeatureRow, ProjectListRow } from '../../queries/projects.js';
 import type { LinkBuilder } from '../links.js';
 import type { ProjectListItem } from '../schemas/projects.js';
 
@@ -6,6 +5,34 @@ import type { ProjectListItem } from '../schemas/projects.js';
  * Project rows as the API shows them. Shared by the routes and by the in-memory search, which renders
  * each list item once per snapshot (src/search), so both shapes come from this one place.
  */
+
+/** A feature or amenity of a project as the queries read it (a JSON array element, featuresJson). */
+export interface FeatureRow {
+  id: number;
+  name: string;
+  type: number;
+}
+
+/** The columns of a project an item of GET /projects is made of (the search's SearchProjectRow has them). */
+export interface ProjectListRow {
+  id: number;
+  name: string;
+  status: number;
+  development_status: number;
+  is_branded: boolean;
+  is_resale: boolean;
+  is_escrow: boolean;
+  handover_date: string | null;
+  currency: string;
+  price_from: number | null;
+  size_from: number | null;
+  logo_path: string | null;
+  company_id: number;
+  company_name: string;
+  company_logo_path: string | null;
+  payment_plans: { type: number; percent: number }[];
+  features: FeatureRow[];
+}
 
 export function toPaymentPlan(plan: { type: number; percent: number }) {
   return { type: plan.type as 1 | 2 | 3, percent: Number(plan.percent) };

@@ -1,0 +1,52 @@
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { DB } from '../db/schema.js';
+import { keyPriceSql } from '../domain/pricing.js';
+
+/*
+ * SQL pieces of a project's listing columns, shared by the reads that serve answers (the search
+ * snapshot's read, search-catalogue.ts; the project detail, project-detail.ts; the unit, units.ts) and
+ * by the SQL reference of GET /projects (projects-sql-reference.ts). Every piece is written against the
+ * project aliased `p`.
+ */
+
+/** An int[] parameter. */
+export const intArray = (values: number[]) => sql`${sql.val(values)}::int[]`;
+
+/** Total of the payment-plan percents of the given types; NULL (never matches) when the project has no plan. */
+export function paymentShareSql(types: number[]): RawBuilder<number | null> {
+  return sql<number | null>`(SELECT CASE WHEN count(*) = 0 THEN NULL ELSE coalesce(sum(pp.percent) FILTER (WHERE pp.type = ANY(${intArray(types)})), 0) END
+    FROM project_payment_plans pp WHERE pp.project_id = p.id)`;
+}
+
+/** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
+export function unitSummary(db: Kysely<DB>, priceVector: number) {
+  return db
+    .selectFrom('units as u')
+    .where(sql<SqlBool>`u.project_id = p.id`)
+    .where('u.deleted_at', 'is', null)
+    .select([keyPriceSql(sql`min(u.price)`, priceVector).as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
+}
+
+/** The payment plan of the project aliased p, in plan order, as a JSON array. */
+export function paymentPlansJson(db: Kysely<DB>) {
+  return jsonArrayFrom(db.selectFrom('project_payment_plans as pp').where(sql<SqlBool>`pp.project_id = p.id`).select(['pp.type', 'pp.percent']).orderBy('pp.position'));
+}
+
+/** The features and amenities of the project aliased p, by name then id, as a JSON array. */
+export function featuresJson(db: Kysely<DB>) {
+  return jsonArrayFrom(
+    db
+      .selectFrom('project_feature_links as fl')
+      .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
+      .where(sql<SqlBool>`fl.project_id = p.id`)
+      .select(['pf.id', 'pf.name', 'pf.type'])
+      .orderBy('pf.name')
+      .orderBy('pf.id'),
+  );
+}
+
+/** Path of the project's first image (its logo/cover), for alias p. */
+export function firstImagePathSql(): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT f.path FROM project_images pi JOIN files f ON f.id = pi.file_id WHERE pi.project_id = p.id ORDER BY pi.position LIMIT 1)`;
+}
