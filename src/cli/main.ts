@@ -5,7 +5,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { catalogueIsEmpty, createDemoKey, seedDemo } from '../demo/seed-demo.js';
 import { ManagementUnavailableError, sendCommand, type CommandIo } from '../management/socket.js';
-import { runStdioProxy } from '../mcp/stdio-proxy.js';
+import { runStdioProxy } from '../http/mcp/stdio-proxy.js';
 import { startServer, stopOnSignals, type RunningServer } from '../server.js';
 import { buildCli, runCli, servedCommands, UsageError, type CliContext } from './commands.js';
 

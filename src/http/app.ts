@@ -6,9 +6,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config.js';
 import { readPrimaryFirst, type Database } from '../db/database.js';
-import { isUnavailable } from '../db/errors.js';
-import { llmsTxtRoute } from '../mcp/llms-txt.js';
-import { mcpRoutes } from '../mcp/http-endpoint.js';
+import { llmsTxtRoute } from './mcp/llms-txt.js';
+import { mcpRoutes } from './mcp/http-endpoint.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
 import { createApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
@@ -16,8 +15,8 @@ import { authenticate, type KeyLookup } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { docsSite } from './docs-site.js';
 import { registerCompression } from './compression.js';
-import { errorAnswer, messages } from '../domain/error-catalogue.js';
-import { ApiError, unavailable } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
+import { ApiError } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
 import { linkBuilder } from '../contract/links.js';
@@ -33,6 +32,7 @@ import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
 import { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { describeValidationError, validatorCompiler } from './validation.js';
+import { toErrorResponse } from './error-response.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -170,35 +170,4 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
   else request.log.info({ statusCode, message }, 'request rejected');
   // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
   reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode).send({ status: 'error', message });
-}
-
-/** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
-export function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
-  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
-  const answer = errorAnswer(error);
-  if (answer) return { ...answer, headers: {} };
-  const code = (error as FastifyError).code;
-  switch (code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { statusCode: 400, message: messages.bodyTooLarge, headers: {} };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { statusCode: 400, message: messages.jsonContentType, headers: {} };
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { statusCode: 400, message: messages.contentLengthMismatch, headers: {} };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { statusCode: 400, message: messages.invalidJson, headers: {} };
-    case 'FST_ERR_BAD_URL':
-      return { statusCode: 400, message: messages.badUrl, headers: {} };
-    // Only `:id` segments are length-limited; no id that long is a positive 32-bit integer.
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { statusCode: 400, message: messages.badId, headers: {} };
-  }
-  const statusCode = (error as FastifyError).statusCode ?? 500;
-  if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
-  if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
-  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: messages.badRequest, headers: {} };
-  // The database unreachable is not a bug: the same request works once it is back (src/db/errors.ts).
-  if (isUnavailable(error)) return toErrorResponse(unavailable());
-  return { statusCode: 500, message: messages.internal, headers: {} };
 }

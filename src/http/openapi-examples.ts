@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { mcpExamples } from '../mcp/openapi.js';
+import { mcpExamples } from './mcp/openapi.js';
 import { messages } from '../domain/error-catalogue.js';
 import type { ApplicationBody, ApplicationResult } from '../contract/schemas/applications.js';
 import type { ChangesPage } from '../contract/schemas/changes.js';

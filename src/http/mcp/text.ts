@@ -1,5 +1,5 @@
 import type { ApplicationOutcomeData, ProjectContactsData, ProjectDetailData, ProjectsPage, UnitData } from './catalogue.js';
-import type { ProjectsQuery } from '../contract/schemas/projects.js';
+import type { ProjectsQuery } from '../../contract/schemas/projects.js';
 import { REFERENCE_LISTS, type ReferenceItem, type ReferenceListName } from './reference-lists.js';
 
 /*

@@ -1,10 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorResponse } from '../http/app.js';
-import type { AppDeps } from '../http/deps.js';
-import { messages } from '../domain/error-catalogue.js';
-import { ApiError } from '../http/errors.js';
+import { toErrorResponse } from '../error-response.js';
+import type { AppDeps } from '../deps.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { ApiError } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
 import { mcpRouteSchema } from './openapi.js';
 import { createMcpServer } from './server.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { messages } from '../domain/error-catalogue.js';
+import { messages } from '../../domain/error-catalogue.js';
 
 /*
  * POST /mcp in the OpenAPI document: the transport's envelope (JSON-RPC 2.0), not the tools, which an

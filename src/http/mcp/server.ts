@@ -10,10 +10,10 @@ import {
   ReadResourceRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isUnavailable } from '../db/errors.js';
-import { messages } from '../domain/error-catalogue.js';
-import { ApiError, unavailable } from '../http/errors.js';
-import { API_VERSION } from '../http/openapi.js';
+import { isUnavailable } from '../../db/errors.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { ApiError, unavailable } from '../errors.js';
+import { API_VERSION } from '../openapi.js';
 import type { Catalogue } from './catalogue.js';
 import { PROMPTS, PROMPTS_BY_NAME } from './prompts.js';
 import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';

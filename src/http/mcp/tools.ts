@@ -1,11 +1,11 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import type { ApplicationRequest } from '../domain/application-merge.js';
-import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../domain/idempotency.js';
-import { badRequest } from '../http/errors.js';
-import { ApplicationBody } from '../contract/schemas/applications.js';
-import { IdParams } from '../contract/schemas/params.js';
-import { ProjectsQuery } from '../contract/schemas/projects.js';
-import { compileValidator, type RequestPart } from '../http/validation.js';
+import type { ApplicationRequest } from '../../domain/application-merge.js';
+import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/idempotency.js';
+import { badRequest } from '../errors.js';
+import { ApplicationBody } from '../../contract/schemas/applications.js';
+import { IdParams } from '../../contract/schemas/params.js';
+import { ProjectsQuery } from '../../contract/schemas/projects.js';
+import { compileValidator, type RequestPart } from '../validation.js';
 import type { Catalogue } from './catalogue.js';
 import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';
 import { applicationText, contactsText, projectText, referenceText, searchText, unitText } from './text.js';
