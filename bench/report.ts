@@ -193,6 +193,9 @@ function searchTargets(result: DriverResult): Check[] {
   });
   const worstUncached = uncached.reduce<ScenarioResult | undefined>((high, s) => (!high || p99(s) > p99(high) ? s : high), undefined);
   push('never-cached searches p99', '<= 30 ms', worstUncached && { actual: `${ms(p99(worstUncached))} (${worstUncached.scenario})`, pass: p99(worstUncached) <= 30 });
+  const mcp = find(result, 'mcp-search-typical');
+  const mcpShare = mcp && typical ? mcp.load!.rps / typical.load!.rps : undefined;
+  push('MCP search_projects / GET /projects typical', '>= 50 %', mcpShare === undefined ? undefined : { actual: `${(mcpShare * 100).toFixed(1)} %`, pass: mcpShare >= 0.5 });
   const list = find(result, 'projects-list');
   push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
   return checks;

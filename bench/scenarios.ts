@@ -36,6 +36,7 @@ export const SCENARIO_NAMES = [
   'project-detail',
   'unit-detail',
   'projects-list',
+  'mcp-search-typical',
   'applications',
 ] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
@@ -64,6 +65,25 @@ function neverSeenBefore(query: string): () => string {
     params.set('price_max', String(max + ++step));
     return `/projects?${params.toString().replace(/%2C/g, ',')}`;
   };
+}
+
+/*
+ * The typical search as an MCP tool call (POST /mcp, tools/call search_projects, stateless: no
+ * initialize before it, as a second instance would receive it). Compared with projects-typical: the
+ * target is at least half of its req/s.
+ */
+const MCP_SEARCH_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: 'search_projects', arguments: Object.fromEntries(new URLSearchParams(TYPICAL_QUERY)) },
+});
+
+function nonEmptyToolResult(body: unknown): string | undefined {
+  const result = (body as { result?: { isError?: boolean; structuredContent?: { total?: number; items?: unknown[] } } }).result;
+  if (!result || result.isError) return `not a tool result: ${JSON.stringify(body).slice(0, 200)}`;
+  if (!result.structuredContent?.items?.length) return 'empty page: the scenario does not exercise the item building';
+  return undefined;
 }
 
 function nonEmptyPage(body: unknown): string | undefined {
@@ -131,6 +151,19 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
       writes: false,
     },
     { name: 'projects-list', label: '/projects/list', request: get('/projects/list'), rotating: false, writes: false },
+    {
+      name: 'mcp-search-typical',
+      label: `POST /mcp tools/call search_projects (${TYPICAL_QUERY})`,
+      request: {
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...markup, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: MCP_SEARCH_BODY,
+      },
+      rotating: false,
+      writes: false,
+      inspect: nonEmptyToolResult,
+    },
     {
       name: 'applications',
       label: 'POST /units/{id}/applications',

@@ -11,6 +11,8 @@ const operations = Object.values(openApiDocument.paths as Record<string, Record<
   .flatMap((path) => Object.values(path))
   // Routes without a key (the healthcheck) are for the operator, not for integrators.
   .filter((operation) => !(Array.isArray(operation.security) && operation.security.length === 0))
+  // POST /mcp is spoken by MCP clients (the official @modelcontextprotocol/sdk client), not by this SDK.
+  .filter((operation) => operation.operationId !== 'mcp')
   .map((operation) => operation.operationId);
 
 describe('SDK surface', () => {

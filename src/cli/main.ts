@@ -5,6 +5,7 @@ import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { catalogueIsEmpty, createDemoKey, seedDemo } from '../demo/seed-demo.js';
 import { ManagementUnavailableError, sendCommand, type CommandIo } from '../management/socket.js';
+import { runStdioProxy } from '../http/mcp/stdio-proxy.js';
 import { startServer, stopOnSignals, type RunningServer } from '../server.js';
 import { buildCli, runCli, servedCommands, UsageError, type CliContext } from './commands.js';
 
@@ -93,6 +94,24 @@ program
   .description('migrate and serve; never loads data')
   .action(async () => void (await serve(config(), false)));
 
+program
+  .command('mcp')
+  .description('MCP server on stdio for desktop assistants, passing every message to a running service\'s /mcp with an API key')
+  .option('--base-url <url>', 'where the service is reached (env CATALOGUE_BASE_URL)', process.env.CATALOGUE_BASE_URL ?? 'http://localhost:8080')
+  .option('--key <key>', 'the agency API key (env CATALOGUE_API_KEY, which keeps it out of process lists)')
+  .action(async (options: { baseUrl: string; key?: string }) => {
+    const apiKey = options.key ?? process.env.CATALOGUE_API_KEY;
+    if (!apiKey) throw new UsageError('mcp needs an API key: --key or CATALOGUE_API_KEY');
+    try {
+      const proxy = await runStdioProxy({ baseUrl: options.baseUrl, apiKey });
+      // The assistant closes stdin to stop its server.
+      process.stdin.once('end', () => void proxy.close().finally(() => process.exit(0)));
+    } catch (error) {
+      // stdout is the protocol channel: the reason goes to stderr, as one line.
+      throw new UsageError(`mcp: cannot reach ${options.baseUrl}/mcp: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+
 const argv = process.argv.slice(2);
 const passThrough = (error: unknown) => error instanceof DataDirInUseError;
 
@@ -118,7 +137,7 @@ runCli(program, argv, io, passThrough)
   .then(
     (code) => {
       // Serving keeps the process alive; every other command ends here.
-      if (code !== 0 || !['start', 'serve'].includes(argv[0] ?? '')) process.exitCode = code;
+      if (code !== 0 || !['start', 'serve', 'mcp'].includes(argv[0] ?? '')) process.exitCode = code;
       if (code !== 0) process.exit(code);
     },
     (error: unknown) => {

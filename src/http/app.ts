@@ -6,15 +6,17 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config.js';
 import { readPrimaryFirst, type Database } from '../db/database.js';
-import { isUnavailable } from '../db/errors.js';
+import { llmsTxtRoute } from './mcp/llms-txt.js';
+import { mcpRoutes } from './mcp/http-endpoint.js';
 import { findActiveKeyByHash } from '../queries/api-keys.js';
+import { createApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
 import { authenticate, type KeyLookup } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { docsSite } from './docs-site.js';
 import { registerCompression } from './compression.js';
-import { errorAnswer, messages } from '../domain/error-catalogue.js';
-import { ApiError, unavailable } from './errors.js';
+import { messages } from '../domain/error-catalogue.js';
+import { ApiError } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
 import { linkBuilder } from '../contract/links.js';
@@ -36,6 +38,7 @@ import { RequestLog, traceRequests } from './request-log.js';
 import { instrumentRequests } from '../metrics/http-metrics.js';
 import { queryErrors } from '../metrics/instruments.js';
 import type { Lifecycle } from '../lifecycle.js';
+import { toErrorResponse } from './error-response.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -143,7 +146,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
   await registerCompression(app);
 
-  const deps: AppDeps = { database, config, links: linkBuilder(config.staticBaseUrl), search: options.search, changes: options.changes, lifecycle };
+  const deps: AppDeps = {
+    database,
+    config,
+    links: linkBuilder(config.staticBaseUrl),
+    search: options.search,
+    changes: options.changes,
+    applications: createApplicationIntake(database),
+    lifecycle,
+  };
   // On the primary: a key revoked or changed a moment ago must not be read back (and cached again
   // after the change signal emptied the cache) from a replica that has not replayed the change yet.
   // A replica only while the primary is down.
@@ -166,6 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await api.register(unitRoutes, deps);
     await api.register(changesRoutes, deps);
     await api.register(applicationRoutes, deps);
+    await api.register(mcpRoutes, deps);
   });
 
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) => {
@@ -173,6 +185,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await docsSite(app);
+  await llmsTxtRoute(app, config.publicBaseUrl);
 
   return app;
 }
@@ -191,35 +204,4 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
     const errors = everyErrorOf(message, error);
     reply.header('preference-applied', PREFERENCE).send({ status: 'error', message, errors });
   } else reply.send({ status: 'error', message });
-}
-
-/** Maps anything thrown while handling a request onto the error envelope; nothing internal leaks. */
-function toErrorResponse(error: FastifyError | ApiError): { statusCode: number; message: string; headers: Record<string, string> } {
-  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, headers: error.headers };
-  const answer = errorAnswer(error);
-  if (answer) return { ...answer, headers: {} };
-  const code = (error as FastifyError).code;
-  switch (code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { statusCode: 400, message: messages.bodyTooLarge, headers: {} };
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { statusCode: 400, message: messages.jsonContentType, headers: {} };
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { statusCode: 400, message: messages.contentLengthMismatch, headers: {} };
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { statusCode: 400, message: messages.invalidJson, headers: {} };
-    case 'FST_ERR_BAD_URL':
-      return { statusCode: 400, message: messages.badUrl, headers: {} };
-    // Only `:id` segments are length-limited; no id that long is a positive 32-bit integer.
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { statusCode: 400, message: messages.badId, headers: {} };
-  }
-  const statusCode = (error as FastifyError).statusCode ?? 500;
-  if (error instanceof SyntaxError && statusCode === 400) return { statusCode: 400, message: messages.invalidJson, headers: {} };
-  if (statusCode === 404) return { statusCode: 404, message: messages.routeNotFound, headers: {} };
-  if (statusCode >= 400 && statusCode < 500) return { statusCode: 400, message: messages.badRequest, headers: {} };
-  // The database unreachable is not a bug: the same request works once it is back (src/db/errors.ts).
-  if (isUnavailable(error)) return toErrorResponse(unavailable());
-  return { statusCode: 500, message: messages.internal, headers: {} };
 }

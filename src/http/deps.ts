@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { LinkBuilder } from '../contract/links.js';
 import type { Database } from '../db/database.js';
 import type { Lifecycle } from '../lifecycle.js';
+import type { ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
 
 /*
@@ -21,4 +22,6 @@ export interface AppDeps {
   changes?: ChangeSignal;
   /** The process's shutdown state: /health/ready answers 503 while it drains. */
   lifecycle: Lifecycle;
+  /** Applications, whichever door they come in by (REST or MCP): one set of write slots per process. */
+  applications: ApplicationIntake;
 }

@@ -1,3 +1,4 @@
+import type { RejectionReason } from '../domain/application-merge.js';
 import { messages, rateLimitMessage } from '../domain/error-catalogue.js';
 
 /**
@@ -49,3 +50,21 @@ export const rateLimited = (retryAfterS: number, headers: Record<string, string>
     ...headers,
     'retry-after': String(retryAfterS),
   });
+
+/** Why an application was refused, as the API answers it (POST /units/{id}/applications, MCP submit_application). */
+export function applicationRejected(reason: RejectionReason): ApiError {
+  switch (reason.code) {
+    case 'invalid':
+      return new ApiError(400, reason.message);
+    case 'unit_not_found':
+      return new ApiError(404, messages.unitNotFound);
+    case 'author_gone':
+      return new ApiError(401, messages.authorGone);
+    case 'offer_status_catalogue_empty':
+      return new ApiError(500, messages.offerStatusCatalogueEmpty);
+    case 'idempotency_mismatch':
+      return new ApiError(409, messages.idempotencyMismatch);
+    case 'idempotency_in_flight':
+      return new ApiError(409, messages.idempotencyInFlight, { 'retry-after': '5' });
+  }
+}

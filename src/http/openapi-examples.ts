@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox';
+import { mcpExamples } from './mcp/openapi.js';
 import { messages } from '../domain/error-catalogue.js';
 import type { ApplicationBody, ApplicationResult } from '../contract/schemas/applications.js';
 import type { ChangesPage } from '../contract/schemas/changes.js';
@@ -412,6 +413,7 @@ export const operationExamples: Record<string, OperationExamples> = {
     requestBody: applicationBody,
     responses: { 201: success(applicationResult), 400: error(messages.contactRequired), 404: error(messages.unitNotFound) },
   },
+  mcp: mcpExamples,
 };
 
 /** The If-None-Match header every keyed GET accepts. */

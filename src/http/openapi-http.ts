@@ -81,7 +81,8 @@ export function addHttpConventions({ openapiObject }: { openapiObject: Json }): 
       if (!operation.responses) continue;
       const keyed = !(Array.isArray(operation.security) && operation.security.length === 0);
       const responses = operation.responses;
-      if (keyed) {
+      // A route that words its own 429 (POST /mcp: a JSON-RPC error) keeps it.
+      if (keyed && !responses['429']) {
         responses['429'] = {
           description: 'Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds.',
           content: { 'application/json': { schema: errorEnvelope } },

@@ -157,6 +157,7 @@ export const openApiOptions = (publicBaseUrl: string | undefined): SwaggerOption
       { name: 'Catalogue', description: 'Projects, units and developers visible to the key.' },
       { name: 'Reference', description: 'Reference lists used by filters and applications.' },
       { name: 'Applications', description: 'Send an end client\u2019s application into the agency CRM.' },
+      { name: 'AI agents', description: 'The catalogue and the application for AI assistants, over the Model Context Protocol (also: /llms.txt).' },
       { name: 'Service', description: 'Routes that need no key.' },
       { name: 'Webhooks', description: 'Requests this service sends to an agency\u2019s endpoint (see "Webhooks" above).' },
     ],

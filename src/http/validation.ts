@@ -278,3 +278,15 @@ function articleFor(type: string): string {
     .map((t) => names[t] ?? t)
     .join(' or ');
 }
+
+export type RequestPart = 'querystring' | 'params' | 'headers' | 'body';
+
+/**
+ * A validator with the routes' rules and messages, for callers that are not Fastify routes (the MCP
+ * tools validate their arguments as the matching part of the REST request): the message of the first
+ * failure, or undefined. Query and path parts are coerced in place and get their defaults, as in routes.
+ */
+export function compileValidator(schema: object, part: RequestPart): (data: unknown) => string | undefined {
+  const check = validatorCompiler({ schema, httpPart: part, method: 'POST', url: '' });
+  return (data) => (check(data) ? undefined : describeValidationError((check as unknown as { errors: ErrorObject[] }).errors, part));
+}

@@ -408,6 +408,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * MCP endpoint (Model Context Protocol)
+         * @description The catalogue for AI assistants, over the Model Context Protocol (Streamable HTTP transport,
+         *     protocol versions of the official SDK, e.g. `2025-06-18`): tools `search_projects`, `get_project`,
+         *     `get_unit`, `get_project_contacts`, `list_reference` and `submit_application`, the reference lists as
+         *     resources `catalogue://reference/<list>`, and prompts. Point an MCP client at this URL with the
+         *     API key in `X-API-Key` or `Authorization: Bearer`; the tools answer what the REST routes answer for
+         *     that key (visibility, prices, messages). See /llms.txt and the integration guide.
+         *
+         *     Stateless: no `Mcp-Session-Id`, no server-to-client stream. Every message is a `POST` with
+         *     `Content-Type: application/json` and `Accept: application/json, text/event-stream` (406 otherwise);
+         *     `GET` and `DELETE` answer 405. A request is answered with JSON (200), a notification with 202.
+         *
+         *     The key is checked as for every route (401 `missing api key` / `invalid api key`, 403 origin and
+         *     licence), and the rate limit counts each message; those refusals keep their HTTP status and carry
+         *     the API's message in a JSON-RPC error with `id: null`.
+         */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "project.changed": {
@@ -6126,6 +6159,470 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One JSON-RPC 2.0 message of the Model Context Protocol (batches are not accepted). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 3,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "search_projects",
+                 *         "arguments": {
+                 *           "bedrooms": "2",
+                 *           "price_max": 3000000,
+                 *           "limit": 5
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Always `2.0`.
+                     * @enum {string}
+                     */
+                    jsonrpc: "2.0";
+                    /** @description Request id chosen by the client; echoed in the response. */
+                    id?: string | number;
+                    /** @description For requests and notifications: `initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, `prompts/list`, `prompts/get`, `ping`, `notifications/initialized`. */
+                    method?: string;
+                    /** @description The method’s parameters (MCP specification). */
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Only in a client’s response to a server request (not used by this server). */
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description Only in a client’s error response to a server request (not used by this server). */
+                    error?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC response to the request (answers are JSON, never an SSE stream). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 3,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "57 projects match; showing 1–5 (sort: name). Prices are the agency’s.\n- [project 42] Marina Vista Residences by Skyline Developments: from AED 1,250,000 …"
+                     *           }
+                     *         ],
+                     *         "structuredContent": {
+                     *           "total": 57,
+                     *           "items": []
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Request id chosen by the client; echoed in the response. */
+                        id: string | number;
+                        /** @description The method’s result. A failed tool call is a result too, with `isError: true` and the API’s message as text. */
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        /** @description The JSON-RPC error. */
+                        error?: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Accepted: the message was a notification (or a response); no body. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not a JSON-RPC message: the body is not JSON, over 64 KiB, or not an MCP message; the message names the field. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "request body is not valid JSON",
+                     *         "data": {
+                     *           "http_status": 400
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "invalid api key",
+                     *         "data": {
+                     *           "http_status": 401
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "origin is not allowed for this api key",
+                     *         "data": {
+                     *           "http_status": 403
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `Accept` does not include both `application/json` and `text/event-stream`. */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "Not Acceptable: Client must accept both application/json and text/event-stream"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "rate limit exceeded, retry in 12 seconds",
+                     *         "data": {
+                     *           "http_status": 429
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `internal server error`. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "internal server error",
+                     *         "data": {
+                     *           "http_status": 500
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description `service unavailable, retry later`, with `Retry-After`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": null,
+                     *       "error": {
+                     *         "code": -32000,
+                     *         "message": "service unavailable, retry later",
+                     *         "data": {
+                     *           "http_status": 503
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `2.0`.
+                         * @enum {string}
+                         */
+                        jsonrpc: "2.0";
+                        /** @description Null when the request was refused before its id was read. */
+                        id: (string | number) | null;
+                        /** @description The JSON-RPC error. */
+                        error: {
+                            /** @description `-32000` when the HTTP layer refused the request (key, origin, licence, rate limit, body); JSON-RPC codes of the transport otherwise (e.g. `-32600`, `-32700`). */
+                            code: number;
+                            /** @description The reason; for refusals of the HTTP layer, the REST API’s message, e.g. `invalid api key`. */
+                            message: string;
+                            /** @description For refusals of the HTTP layer. */
+                            data?: {
+                                /** @description The HTTP status of this response. */
+                                http_status: number;
+                            };
+                        };
+                    };
                 };
             };
         };

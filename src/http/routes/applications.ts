@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createWriteSlots } from '../../db/write-slots.js';
-import { ApplicationRejected, type RejectionReason } from '../../domain/application-merge.js';
-import { requestHash } from '../../domain/idempotency.js';
-import { submitApplication } from '../../queries/applications.js';
+import { ApplicationRejected } from '../../domain/application-merge.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor } from '../auth.js';
-import { messages } from '../../domain/error-catalogue.js';
-import { ApiError } from '../errors.js';
+import { applicationRejected } from '../errors.js';
 import { applicationsCreated, applicationsRefused } from '../../metrics/instruments.js';
 import { APPLICATION_BODY_LIMIT, ApplicationBody, ApplicationHeaders, ApplicationResponse } from '../../contract/schemas/applications.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
@@ -63,15 +59,7 @@ The setting is part of what an \`Idempotency-Key\` remembers: after the key's se
 \`Idempotency-Key\` used before answers 409 instead of replaying an answer of the other form.
 `.trim();
 
-/** How long an application may wait for a write slot before it is answered 503 (nothing written). */
-export const APPLICATION_SLOT_WAIT_MS = 15_000;
-
-export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
-  const { db } = database;
-  // Half the pool at most for application transactions, so that applications queued on an agency's
-  // board lock never leave reads without a connection (see src/db/write-slots.ts).
-  const slots = createWriteSlots(Math.max(1, Math.floor(database.poolSize / 2)), APPLICATION_SLOT_WAIT_MS);
-
+export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { applications }) => {
   // Only JSON is accepted: without this, Fastify's built-in text/plain parser would hand a string to
   // the validator. Encapsulated, so it only affects this route.
   app.removeContentTypeParser('text/plain');
@@ -109,21 +97,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       const { id } = request.params;
       const idempotencyKey = request.headers['idempotency-key'];
       try {
-        const outcome = await slots.run(() =>
-          submitApplication(db, {
-            unitId: id,
-            request: request.body,
-            key: request.auth,
-            idempotency:
-              idempotencyKey === undefined
-                ? undefined
-                : {
-                    key: idempotencyKey,
-                    // The answer's form is part of the request: a stored full answer never replays to a private key.
-                    requestHash: requestHash('POST', `/units/${id}/applications`, request.auth.private_applications ? { private_applications: true, body: request.body } : request.body),
-                  },
-          }),
-        );
+        const outcome = await applications.submit({ unitId: id, body: request.body, key: request.auth, idempotencyKey });
         if (outcome.replayed) request.log.info({ idempotencyKey }, 'idempotent replay: stored response returned, nothing written');
         applicationsCreated.inc({ replayed: outcome.replayed ? 'true' : 'false' });
         // Only 201 responses are ever stored for replay.
@@ -132,7 +106,7 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
       } catch (error) {
         if (error instanceof ApplicationRejected) {
           refusedFor.set(request, error.reason.code === 'idempotency_mismatch' || error.reason.code === 'idempotency_in_flight' ? 'idempotency_conflict' : error.reason.code);
-          throw toApiError(error.reason);
+          throw applicationRejected(error.reason);
         }
         throw error;
       }
@@ -155,19 +129,3 @@ function refusalByStatus(statusCode: number): string {
   return 'other';
 }
 
-function toApiError(reason: RejectionReason): ApiError {
-  switch (reason.code) {
-    case 'invalid':
-      return new ApiError(400, reason.message);
-    case 'unit_not_found':
-      return new ApiError(404, messages.unitNotFound);
-    case 'author_gone':
-      return new ApiError(401, messages.authorGone);
-    case 'offer_status_catalogue_empty':
-      return new ApiError(500, messages.offerStatusCatalogueEmpty);
-    case 'idempotency_mismatch':
-      return new ApiError(409, messages.idempotencyMismatch);
-    case 'idempotency_in_flight':
-      return new ApiError(409, messages.idempotencyInFlight, { 'retry-after': '5' });
-  }
-}

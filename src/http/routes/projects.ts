@@ -3,16 +3,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { messages } from '../../domain/error-catalogue.js';
 import { parseProjectsQuery } from '../../domain/project-filters.js';
 import { findProjectContacts } from '../../queries/contacts.js';
-import { findProjectDetail, type FileRow, type ProjectDetailRow } from '../../queries/project-detail.js';
+import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
 import type { AppDeps } from '../deps.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
-import type { LinkBuilder } from '../../contract/links.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
-import { toFileObject, toOptionalFileObject } from '../../contract/presenters/files.js';
-import { toPaymentPlan, toPreferences } from '../../contract/presenters/projects.js';
+import { toProjectContacts } from '../presenters/contacts.js';
+import { toProjectDetail } from '../presenters/project-detail.js';
 import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
 import { parseFields, selectableFields, selectEnvelopeData, selectJsonFields } from '../../contract/field-selection.js';
 import { spliceRawProperty } from '../../contract/json-splice.js';
@@ -27,7 +26,6 @@ import {
   ProjectContacts,
   ProjectDetail,
   ProjectsPageSchema,
-  SOCIAL_NETWORKS,
 } from '../../contract/schemas/projects.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
@@ -136,83 +134,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     async (request) => {
       const row = await findProjectContacts(db, request.auth, request.params.id);
       if (!row) throw notFound(messages.projectNotFound);
-      return ok({
-        company: { id: row.company_id, name: row.company_name, avatar: links(row.company_logo_path) },
-        workers: row.workers.map((worker) => ({
-          user_id: worker.user_id,
-          name: worker.name,
-          email: worker.email,
-          role: worker.role,
-          avatar: links(worker.avatar_path),
-          contact_phone: worker.contact_phone,
-          social_links: Object.fromEntries(SOCIAL_NETWORKS.map((network) => [network, stringOr(worker.social_links?.[network])])) as Record<
-            (typeof SOCIAL_NETWORKS)[number],
-            string
-          >,
-          languages: worker.languages,
-          bio: worker.bio,
-        })),
-      });
+      return ok(toProjectContacts(row, links));
     },
   );
 };
 
-function stringOr(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
-function toProjectDetail(row: ProjectDetailRow, links: LinkBuilder) {
-  const file = (value: FileRow | null) => toOptionalFileObject(value, links);
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    type: row.type,
-    status: row.status,
-    development_status: row.development_status,
-    is_draft: false as const,
-    is_branded: row.is_branded,
-    is_resale: row.is_resale,
-    is_escrow: row.is_escrow,
-    area_name: row.area_name,
-    area_city: row.area_city,
-    handover_date: row.handover_date,
-    launch_date: row.launch_date,
-    launch_time: row.launch_time,
-    readiness_progress: row.readiness_progress,
-    total_floors: row.total_floors,
-    developer_registration_id: row.developer_registration_id,
-    trakheesi_project_id: row.trakheesi_project_id,
-    escrow_account: row.escrow_account,
-    oqood_registration: row.oqood_registration,
-    resale_conditions: row.resale_conditions,
-    floors_formula: row.floors_formula,
-    price_from: row.price_from,
-    size_from: row.size_from,
-    logo: links(row.logo_path),
-    company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
-    location: {
-      area_id: row.area_id,
-      area_name: row.area_name,
-      area_city: row.area_city,
-      address: row.address,
-      latitude: row.latitude,
-      longitude: row.longitude,
-    },
-    cost: { currency: row.currency, commission_type: row.commission_type, service_charge: row.service_charge },
-    payment_plans: row.payment_plans.map(toPaymentPlan),
-    media: {
-      images: row.images.map((image) => ({ id: image.file.id, position: image.position, file: toFileObject(image.file, links) })),
-      tours: row.tours,
-      presentations: row.presentations,
-      floor_plan_file: file(row.floor_plan_file),
-      brochure_file: file(row.brochure_file),
-      general_plan_file: file(row.general_plan_file),
-    },
-    units: row.units,
-    preferences: toPreferences(row.features),
-    nearby_facilities: EMPTY_NEARBY_FACILITIES,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}

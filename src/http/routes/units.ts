@@ -1,18 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FileRow } from '../../queries/project-detail.js';
-import { findUnit, type UnitModelRow } from '../../queries/units.js';
+import { findUnit } from '../../queries/units.js';
 import type { AppDeps } from '../deps.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
-import type { LinkBuilder } from '../../contract/links.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields, selectEnvelopeData } from '../../contract/field-selection.js';
 import { sendJsonParts, serializeText } from '../raw-json.js';
-import { toOptionalFileObject } from '../../contract/presenters/files.js';
+import { toUnitModel } from '../presenters/units.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links, search }) => {
   app.get(
@@ -39,25 +37,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
       const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
       const row = await findUnit(db, display ? { ...request.auth, display } : request.auth, request.params.id);
       if (!row) throw notFound(messages.unitNotFound);
-      if (!fields) return ok(withLinks(row, links));
-      return sendJsonParts(reply, [selectEnvelopeData(serializeText(reply, ok(withLinks(row, links))), fields)]);
+      if (!fields) return ok(toUnitModel(row, links));
+      return sendJsonParts(reply, [selectEnvelopeData(serializeText(reply, ok(toUnitModel(row, links))), fields)]);
     },
   );
 };
 
-/** Every file object of the model gets its link. */
-function withLinks(row: UnitModelRow, links: LinkBuilder) {
-  const file = (value: FileRow | null) => toOptionalFileObject(value, links);
-  const { project } = row;
-  return {
-    ...row,
-    plan_file: file(row.plan_file),
-    project: {
-      ...project,
-      company: { ...project.company, LogoFile: file(project.company.LogoFile) },
-      floor_plan_file: file(project.floor_plan_file),
-      brochure_file: file(project.brochure_file),
-      general_plan_file: file(project.general_plan_file),
-    },
-  };
-}

@@ -1,0 +1,126 @@
+import type { Static } from '@sinclair/typebox';
+import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
+import { FilterError, parseProjectsQuery, type FacetName } from '../../domain/project-filters.js';
+import type { AppDeps } from '../deps.js';
+import { requireLiveAuthor, type AuthContext } from '../auth.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { applicationRejected, badRequest, notFound } from '../errors.js';
+import { nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
+import { toProjectContacts } from '../presenters/contacts.js';
+import { toProjectDetail } from '../presenters/project-detail.js';
+import { toUnitModel } from '../presenters/units.js';
+import type { ApplicationResponse } from '../../contract/schemas/applications.js';
+import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../../contract/schemas/projects.js';
+import type { Developer } from '../../contract/schemas/reference.js';
+import { findProjectContacts } from '../../queries/contacts.js';
+import { findProjectDetail } from '../../queries/project-detail.js';
+import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
+import { findUnit } from '../../queries/units.js';
+import { findProjects } from '../../search/find-projects.js';
+import { companiesJson } from '../../search/visibility.js';
+import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
+
+/*
+ * What the MCP tools read and write, for one API key, inside the service: the very functions the REST
+ * routes call (the search snapshot, the queries, the presenters), so a tool answers exactly what the
+ * route answers for the same key: the same visibility, the same prices, the same messages. Failures are
+ * thrown as the routes throw them (ApiError with the route's status and message).
+ */
+
+export type ProjectsPage = Static<typeof ProjectsPageSchema>;
+export type ProjectDetailData = Omit<ReturnType<typeof toProjectDetail>, 'nearby_facilities'> & { nearby_facilities: Static<typeof NearbyFacilities> };
+export type UnitData = ReturnType<typeof toUnitModel>;
+export type ProjectContactsData = ReturnType<typeof toProjectContacts>;
+export interface ApplicationOutcomeData {
+  /** The REST 201's data: the full answer, or the private one for a key with private applications. */
+  data: ApplicationResponse;
+  /** True when an earlier request with the same idempotency key was answered again (nothing written). */
+  replayed: boolean;
+}
+
+export interface Catalogue {
+  searchProjects(query: ProjectsQuery): Promise<ProjectsPage>;
+  getProject(id: number): Promise<ProjectDetailData>;
+  getUnit(id: number): Promise<UnitData>;
+  getProjectContacts(id: number): Promise<ProjectContactsData>;
+  listReference(list: ReferenceListName): Promise<ReferenceItem[]>;
+  submitApplication(unitId: number, body: ApplicationRequest, idempotencyKey: string): Promise<ApplicationOutcomeData>;
+}
+
+export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
+  const { database, config, links, search, applications } = deps;
+  const { db } = database;
+  const context = { amenitiesRadiusM: config.amenitiesRadiusM };
+
+  async function facetValues(facet: FacetName): Promise<ReferenceItem[]> {
+    const page = parseProjectsQuery({ facets: facet, limit: 1 });
+    const found = findProjects(await search.latest(), auth, page, context);
+    const counts = (found.facets?.[facet] ?? []) as { value: number; count: number }[];
+    // Names of project types and development statuses are not defined by the platform yet.
+    return counts.map(({ value, count }) => ({ id: value, name: null, projects: count }));
+  }
+
+  return {
+    async searchProjects(query) {
+      let page;
+      try {
+        page = parseProjectsQuery(query);
+      } catch (error) {
+        if (error instanceof FilterError) throw badRequest(error.message);
+        throw error;
+      }
+      const found = findProjects(await search.latest(), auth, page, context);
+      const items = JSON.parse(found.items) as ProjectListItem[];
+      return { total: found.total, ...(found.facets && { facets: found.facets }), items };
+    },
+
+    async getProject(id) {
+      const row = await findProjectDetail(db, auth, id, { amenitiesRadiusM: config.amenitiesRadiusM });
+      if (!row) throw notFound(messages.projectNotFound);
+      const nearby = JSON.parse(nearbyFacilitiesJsonParts(row.nearby).join('')) as Static<typeof NearbyFacilities>;
+      return { ...toProjectDetail(row, links), nearby_facilities: nearby };
+    },
+
+    async getUnit(id) {
+      const row = await findUnit(db, auth, id);
+      if (!row) throw notFound(messages.unitNotFound);
+      return toUnitModel(row, links);
+    },
+
+    async getProjectContacts(id) {
+      const row = await findProjectContacts(db, auth, id);
+      if (!row) throw notFound(messages.projectNotFound);
+      return toProjectContacts(row, links);
+    },
+
+    async listReference(list) {
+      switch (list) {
+        case 'areas':
+          return (await listAreas(db, undefined)).map(({ id, name, city }) => ({ id, name, city }));
+        case 'unit_tags':
+          return (await listUnitTags(db)).map(({ id, name }) => ({ id, name }));
+        case 'features':
+          return (await listProjectFeatures(db, 1)).map(({ id, name }) => ({ id, name }));
+        case 'amenities':
+          return (await listProjectFeatures(db, 2)).map(({ id, name }) => ({ id, name }));
+        case 'developers':
+          return (JSON.parse(companiesJson(await search.latest(), auth.contracted_developer_ids)) as Static<typeof Developer>[]).map(({ id, name }) => ({ id, name }));
+        case 'project_types':
+          return facetValues('unit_types');
+        case 'development_statuses':
+          return facetValues('development_status');
+      }
+    },
+
+    async submitApplication(unitId, body, idempotencyKey) {
+      requireLiveAuthor(auth);
+      try {
+        const outcome = await applications.submit({ unitId, body, key: auth, idempotencyKey });
+        return { data: outcome.data, replayed: outcome.replayed };
+      } catch (error) {
+        if (error instanceof ApplicationRejected) throw applicationRejected(error.reason);
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { isUnavailable } from '../../db/errors.js';
+import { messages } from '../../domain/error-catalogue.js';
+import { ApiError, unavailable } from '../errors.js';
+import { API_VERSION } from '../openapi.js';
+import type { Catalogue } from './catalogue.js';
+import { PROMPTS, PROMPTS_BY_NAME } from './prompts.js';
+import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';
+import { TOOLS, TOOLS_BY_NAME } from './tools.js';
+
+/*
+ * One MCP server for one request and one API key (the HTTP endpoint is stateless: a server and a
+ * transport per request, nothing kept between requests, so any instance answers any request).
+ *
+ * The tools carry JSON Schemas generated from the API contract (TypeBox), which McpServer.registerTool
+ * does not take (it wants zod schemas), so tools, resources and prompts are served by handlers set on
+ * McpServer's underlying Server, as the SDK provides for this case.
+ */
+
+export const MCP_SERVER_NAME = 'catalogue-api';
+
+export const INSTRUCTIONS = `
+The agency's catalogue of UAE real-estate projects (off-plan and ready), in the agency's own prices,
+and its CRM intake. Typical flow: list_reference to turn names into ids (areas, developers, features,
+unit tags, project types) -> search_projects with filters (facets show how many projects each value
+gives) -> get_project for units and prices -> get_unit for one unit. Quote prices as given: they are
+the agency's prices. submit_application writes into the agency's CRM: only after the user has
+confirmed the unit and every client detail, with one idempotency_key per confirmed application.
+`.trim();
+
+const RESOURCE_PREFIX = 'catalogue://reference/';
+
+/** The same for every request and key: built once. */
+const TOOL_LIST = {
+  tools: TOOLS.map(({ name, title, description, inputSchema, annotations }) => ({
+    name,
+    title,
+    description,
+    inputSchema: inputSchema as typeof inputSchema & { type: 'object' },
+    annotations,
+  })),
+};
+
+export interface McpLog {
+  error(details: object, message: string): void;
+}
+
+export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
+  const mcp = new McpServer(
+    { name: MCP_SERVER_NAME, title: 'Catalogue API', version: API_VERSION },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+  );
+  const { server } = mcp;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
+
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+    const tool = TOOLS_BY_NAME.get(params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
+    try {
+      const { text, structured } = await tool.run(catalogue, { ...(params.arguments ?? {}) });
+      return { content: [{ type: 'text', text }], structuredContent: structured };
+    } catch (error) {
+      return toolError(error, log, tool.name);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: REFERENCE_LIST_NAMES.map((list) => ({
+      uri: `${RESOURCE_PREFIX}${list}`,
+      name: list,
+      title: REFERENCE_LISTS[list].title,
+      description: `${REFERENCE_LISTS[list].description} Ids for ${REFERENCE_LISTS[list].usedBy}.`,
+      mimeType: 'application/json',
+    })),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => {
+    const list = params.uri.startsWith(RESOURCE_PREFIX) ? params.uri.slice(RESOURCE_PREFIX.length) : '';
+    if (!(REFERENCE_LIST_NAMES as string[]).includes(list)) throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${params.uri}`);
+    const items = await catalogue.listReference(list as ReferenceListName);
+    return { contents: [{ uri: params.uri, mimeType: 'application/json', text: JSON.stringify(items) }] };
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: PROMPTS.map(({ name, title, description, arguments: args }) => ({ name, title, description, arguments: args })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, ({ params }) => {
+    const prompt = PROMPTS_BY_NAME.get(params.name);
+    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: ${params.name}`);
+    const missing = prompt.arguments.find((argument) => argument.required && !params.arguments?.[argument.name]);
+    if (missing) throw new McpError(ErrorCode.InvalidParams, `${missing.name} is required`);
+    return { description: prompt.description, messages: [{ role: 'user', content: { type: 'text', text: prompt.text(params.arguments ?? {}) } }] };
+  });
+
+  return mcp;
+}
+
+/*
+ * A failed tool call is a result the model reads (isError), with the API's status and message, so it
+ * can correct a filter or tell the user a project is not visible; nothing internal leaks.
+ */
+function toolError(error: unknown, log: McpLog, tool: string): CallToolResult {
+  let failure: ApiError;
+  if (error instanceof ApiError) failure = error;
+  else if (isUnavailable(error)) failure = unavailable();
+  else {
+    log.error({ err: error, tool }, 'mcp tool failed');
+    failure = new ApiError(500, messages.internal);
+  }
+  return {
+    isError: true,
+    content: [{ type: 'text', text: failure.message }],
+    structuredContent: { status: 'error', http_status: failure.statusCode, message: failure.message },
+  };
+}
