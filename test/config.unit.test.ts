@@ -5,7 +5,9 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: '0.0.0.0', databaseUrl: undefined, databaseReadUrls: [], databaseReadMaxLagS: undefined, dataDir: './data', staticBaseUrl: undefined, publicBaseUrl: undefined,
-      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, logLevel: 'info',
+      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, logLevel: 'info', rateLimit: undefined,
+      webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, retryBaseMs: 5_000, retryForMs: 72 * 3600_000, worker: true },
+      metrics: undefined, shutdownDrainS: 10, shutdownGraceS: 20,
     });
   });
 

@@ -92,7 +92,7 @@ describe('an embedded data directory while the service runs (pglite)', () => {
   it('a key created through the CLI while serving works at once, and after a restart', async () => {
     const created = await cli('keys', 'create', '--company', String(AGENCY), '--author', String(OWNER), '--name', 'My website');
     expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toMatch(/\tactive\tprice_vector 0\tdomains \(any\)\tMy website\n\nSecret \(shown once/);
+    expect(created.stdout).toMatch(/\tactive\tprice_vector 0\tdomains \(any\)\tapplications full\tMy website\n\nSecret \(shown once/);
     const secret = secretOf(created.stdout);
     expect((await get(server!, '/whoIAm', secret)).body.data.api_key.name).toBe('My website');
 
@@ -102,7 +102,7 @@ describe('an embedded data directory while the service runs (pglite)', () => {
     const listed = await cli('keys', 'list');
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toContain(`${idOf(created.stdout)}\t`);
-    expect(listed.stdout).toMatch(/\tactive\tprice_vector 0\tdomains \(any\)\tMy website/);
+    expect(listed.stdout).toMatch(/\tactive\tprice_vector 0\tdomains \(any\)\tapplications full\tMy website/);
   }, 300_000);
 
   it('a key revoked while serving is refused on the next request, and after a restart', async () => {
@@ -189,6 +189,7 @@ describe('an embedded data directory while the service runs (pglite)', () => {
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk)); // the banner goes to stderr
     await seenWithin(180_000, async () => output.includes('listening'));
     expect(existsSync(join(crashDir, LOCK_FILE))).toBe(true);
     // Kill the service (tsx and the node process it starts) without letting it clean up.
@@ -260,7 +261,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two service instances on one Po
         `SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
         [LISTENER_APPLICATION_NAME],
       );
-      expect(killed.rows.length).toBe(2);
+      // Two per instance: the change signal's and the webhook worker's LISTEN connections.
+      expect(killed.rows.length).toBe(4);
       // The change lands while the listeners may be away: it must be seen all the same.
       await updateKey(db, key.id, { status: 1 });
       for (const server of [a, b]) await seenWithin(1_000, async () => (await get(server, '/whoIAm', secret)).status === 401);

@@ -351,6 +351,8 @@ export const operationExamples: Record<string, OperationExamples> = {
     responses: { 200: success([{ id: 1, name: 'Dubai Marina', city: 'Dubai', created_at: TS, updated_at: TS }]) },
   },
   listUnitTags: { responses: { 200: success([{ id: 2, name: 'Sea View', created_at: TS, updated_at: TS }]) } },
+  listProjectTypes: { responses: { 200: success([{ id: 1, name: 'Apartments' }, { id: 2, name: 'Villas' }]) } },
+  listDevelopmentStatuses: { responses: { 200: success([{ id: 1, name: 'Off-plan' }, { id: 3, name: 'Ready' }]) } },
   listProjectFeatures: { parameters: { type: 2 }, responses: { 200: success({ features: [], amenities: preferences.amenities }) } },
   listProjects: {
     parameters: {

@@ -35,7 +35,9 @@ export async function startApiProcess(env: Record<string, string>, timeoutMs = 1
         resolve(match[1]);
       }
     };
+    // The banner goes to stderr (JSON log lines to stdout).
     child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`API process exited (${code}) before listening:\n${output}`));

@@ -1770,6 +1770,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Apartments"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "name": "Villas"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Always `success`.
@@ -1965,6 +1980,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "name": "Off-plan"
+                     *         },
+                     *         {
+                     *           "id": 3,
+                     *           "name": "Ready"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Always `success`.
