@@ -271,7 +271,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two service instances on one Po
         const listeners = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`, [
           LISTENER_APPLICATION_NAME,
         ]);
-        return listeners.rows[0].n === 2 && a.changes.listening && b.changes.listening;
+        return listeners.rows[0].n === 4 && a.changes.listening && b.changes.listening;
       });
       const health = await fetch(`${a.url}/health`).then((r) => r.json());
       expect(health.data.change_signal).toBe('listening');
