@@ -402,6 +402,16 @@ export function shapeOf(polygons: number[][][]): LngLatShape {
 }
 
 /**
+ * GeoJSON Polygon or MultiPolygon coordinates (positions [lng, lat, altitude?]) in the one-line form
+ * parsePolygon reads, so that both forms go through the same checks: numbers print exactly as they
+ * were read (JavaScript's shortest round-trip form), an altitude is dropped.
+ */
+export function polygonLine(geometry: { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] }): string {
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  return polygons.map((rings) => rings.map((ring) => ring.map(([lng, lat]) => `${lng},${lat}`).join(',')).join(';')).join('|');
+}
+
+/**
  * `polygon=lng,lat,lng,lat,...`: one ring; `;` starts a hole of the current polygon and `|` starts
  * another polygon (`outer;hole|outer`, GeoJSON's Polygon and MultiPolygon in one line). At most
  * MAX_POLYGON_VERTICES vertices in all. Each ring as ringOf says.
