@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../src/changes/change-kinds.js';
-import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { findProjects } from '../src/search/find-projects.js';

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects-sql-reference.js';

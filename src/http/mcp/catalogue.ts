@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
-import { FilterError, parseProjectsQuery, type FacetName } from '../../domain/project-filters.js';
+import { FilterError, type FacetName } from '../../domain/project-filters.js';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
