@@ -96,13 +96,14 @@ export interface UseTestAppOptions {
 /**
  * The set-up most HTTP suites share, in one place: before the suite, the real app on a fresh database
  * loaded with `bundle`, a key, and (opt-in) the OpenAPI validator, handed to `ready`; after it, the app
- * and its database closed. Suites keep their own variables, e.g.
+ * and its database closed. `ready` may set up more (a second key); a promise it returns is awaited.
+ * Suites keep their own variables, e.g.
  *
  *   let t: TestApp;
  *   let key: string;
  *   useTestApp(driver, bundle, (started) => ({ t, key } = started));
  */
-export function useTestApp(driver: Driver, bundle: Bundle | undefined, ready: (started: StartedApp) => void, options: UseTestAppOptions = {}): void {
+export function useTestApp(driver: Driver, bundle: Bundle | undefined, ready: (started: StartedApp) => unknown, options: UseTestAppOptions = {}): void {
   let t: TestApp | undefined;
   beforeAll(async () => {
     t = await createTestApp(driver, bundle, options.env);
@@ -112,7 +113,7 @@ export function useTestApp(driver: Driver, bundle: Bundle | undefined, ready: (s
       : () => {
           throw new Error('useTestApp: pass { documented: true } to check answers against the OpenAPI document');
         };
-    ready({ t, key, assertDocumented });
+    await ready({ t, key, assertDocumented });
   });
   afterAll(() => t?.close());
 }
