@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { keyPricing } from '../src/domain/pricing.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { toProjectListItem } from '../src/contract/presenters/projects.js';

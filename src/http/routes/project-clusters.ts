@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parseProjectsQuery } from '../../domain/project-filters.js';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { keyPricing } from '../../domain/pricing.js';
 import { clusterProjects } from '../../search/clusters.js';
 import { matchProjects } from '../../search/find-projects.js';
