@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
-import { FilterError, parseProjectsQuery, type FacetName } from '../../domain/project-filters.js';
+import { FilterError, parseProjectsQuery } from '../../domain/project-filters.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
@@ -12,6 +12,7 @@ import { toUnitModel } from '../presenters/units.js';
 import type { ApplicationResponse } from '../../contract/schemas/applications.js';
 import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../../contract/schemas/projects.js';
 import type { Developer } from '../../contract/schemas/reference.js';
+import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail } from '../../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
@@ -52,12 +53,20 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
   const { db } = database;
   const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 
-  async function facetValues(facet: FacetName): Promise<ReferenceItem[]> {
+  /*
+   * Project types and development statuses: every code GET /project-types or GET /development-statuses
+   * names (the same query), with the number of projects this key sees with it (0: none yet, the filter
+   * still takes it). A value the facet counts but the catalogue does not name is listed after them with
+   * a null name, since the filter takes it too.
+   */
+  async function namedCodes(facet: 'unit_types' | 'development_status', named: { id: number; name: string }[]): Promise<ReferenceItem[]> {
     const page = parseProjectsQuery({ facets: facet, limit: 1 });
     const found = findProjects(await search.latest(), auth, page, context);
-    const counts = (found.facets?.[facet] ?? []) as { value: number; count: number }[];
-    // Names of project types and development statuses are not defined by the platform yet.
-    return counts.map(({ value, count }) => ({ id: value, name: null, projects: count }));
+    const counts = new Map(((found.facets?.[facet] ?? []) as { value: number; count: number }[]).map(({ value, count }) => [value, count]));
+    const items: ReferenceItem[] = named.map(({ id, name }) => ({ id, name, projects: counts.get(id) ?? 0 }));
+    const namedIds = new Set(named.map(({ id }) => id));
+    for (const [id, count] of counts) if (!namedIds.has(id)) items.push({ id, name: null, projects: count });
+    return items;
   }
 
   return {
@@ -106,9 +115,9 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
         case 'developers':
           return (JSON.parse(companiesJson(await search.latest(), auth.contracted_developer_ids)) as Static<typeof Developer>[]).map(({ id, name }) => ({ id, name }));
         case 'project_types':
-          return facetValues('unit_types');
+          return namedCodes('unit_types', await listProjectTypes(db));
         case 'development_statuses':
-          return facetValues('development_status');
+          return namedCodes('development_status', await listDevelopmentStatuses(db));
       }
     },
 
