@@ -6,7 +6,7 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { openTarget, targetEnv } from './catalogue.js';
 import { ensureCatalogue, targetFor } from './driver.js';
 import { loadFixtures, revokeBenchKeys } from './fixtures.js';
-import { runLoad } from './load.js';
+import { probe, runLoad } from './load.js';
 import { DEFAULT_POSTGRES_URL, type BenchOptions, type DriverName } from './options.js';
 import { gitCommit, machineInfo } from './report.js';
 import { buildScenarios, type Scenario } from './scenarios.js';
@@ -131,6 +131,12 @@ async function main(): Promise<void> {
         void fetch(metricsUrl).then((response) => response.text()).then(() => scrapes++, () => {});
       }, 1000);
     }
+    const bytes = new Map<string, number>();
+    for (const variant of pairs.flat()) {
+      const answer = await probe(variant.server.url, variant.scenario.request);
+      if (answer.status < 200 || answer.status > 299) throw new Error(`${variant.name}: HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
+      bytes.set(variant.name, answer.bytes);
+    }
     log(`servers ready; ${rounds} rounds of ${durationS} s per variant at c=${connections}, after 1 s warm-up each`);
 
     const rps = new Map<string, number[]>();
@@ -165,8 +171,8 @@ async function main(): Promise<void> {
       const ra = rps.get(a.name)!;
       const rb = rps.get(b.name)!;
       const ratios = ra.map((value, index) => rb[index] / value);
-      console.log(`${a.name}: ${ra.map(Math.round).join(' ')} req/s (median ${Math.round(median(ra))})`);
-      console.log(`${b.name}: ${rb.map(Math.round).join(' ')} req/s (median ${Math.round(median(rb))})`);
+      console.log(`${a.name} (${bytes.get(a.name)} B): ${ra.map(Math.round).join(' ')} req/s (median ${Math.round(median(ra))})`);
+      console.log(`${b.name} (${bytes.get(b.name)} B): ${rb.map(Math.round).join(' ')} req/s (median ${Math.round(median(rb))})`);
       console.log(
         `  ratio B/A per round: ${ratios.map((ratio) => `${(ratio * 100).toFixed(1)} %`).join(' ')}; median ${(median(ratios) * 100).toFixed(1)} %, ` +
           `totals ${((rb.reduce((x, y) => x + y, 0) / ra.reduce((x, y) => x + y, 0)) * 100).toFixed(1)} %`,

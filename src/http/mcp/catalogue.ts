@@ -18,6 +18,7 @@ import { findProjectDetail } from '../../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { findUnit } from '../../queries/units.js';
 import { findProjects } from '../../search/find-projects.js';
+import type { FoundList } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 
@@ -47,6 +48,17 @@ export interface Catalogue {
   listReference(list: ReferenceListName): Promise<ReferenceItem[]>;
   submitApplication(unitId: number, body: ApplicationRequest, idempotencyKey: string): Promise<ApplicationOutcomeData>;
 }
+
+/*
+ * A search's page as objects, kept with the search's cached result (weakly: it goes when the snapshot's
+ * result cache drops the search, or the snapshot is replaced): REST splices the page's JSON text into
+ * its answer, but a tool's structured content is an object, and parsing the page again on every call
+ * was a good part of an MCP search's CPU. The cache key of a result holds everything a page depends on
+ * but its offset and limit (the key's developers and prices, the filters, the sort, the facets), so a
+ * page is found by those two. The first few pages only: repeated searches read those.
+ */
+const parsedPages = new WeakMap<FoundList, Map<string, ProjectsPage>>();
+const PAGES_KEPT = 4;
 
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
   const { database, config, links, search, applications } = deps;
@@ -79,8 +91,15 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
         throw error;
       }
       const found = findProjects(await search.latest(), auth, page, context);
+      const pageKey = `${page.offset},${page.limit}`;
+      const kept = parsedPages.get(found.kept);
+      const known = kept?.get(pageKey);
+      if (known) return known;
       const items = JSON.parse(found.items) as ProjectListItem[];
-      return { total: found.total, ...(found.facets && { facets: found.facets }), items };
+      const result: ProjectsPage = { total: found.total, ...(found.facets && { facets: found.facets }), items };
+      if (!kept) parsedPages.set(found.kept, new Map([[pageKey, result]]));
+      else if (kept.size < PAGES_KEPT) kept.set(pageKey, result);
+      return result;
     },
 
     async getProject(id) {
