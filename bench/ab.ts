@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -57,6 +58,12 @@ async function startService(driver: DriverName, options: BenchOptions, extra: Re
   });
   await waitForHealth(server.url);
   return { ...server, logBytes: () => bytes, metricsUrl };
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux; 10 ms resolution). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function main(): Promise<void> {
@@ -140,6 +147,9 @@ async function main(): Promise<void> {
     log(`servers ready; ${rounds} rounds of ${durationS} s per variant at c=${connections}, after 1 s warm-up each`);
 
     const rps = new Map<string, number[]>();
+    // The server's own CPU per response: much less sensitive than req/s to what other processes take
+    // from a shared machine (it still counts the in-flight requests a duration run abandons).
+    const cpu = new Map<string, { seconds: number; responses: number }>();
     const logs = new Map<string, { bytes: number; responses: number }>();
     const loads: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -150,7 +160,11 @@ async function main(): Promise<void> {
           await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 1 });
           await waitUntilIdle(variant.server.url, variant.server.pid);
           const bytesBefore = variant.server.logBytes();
+          const cpuBefore = cpuSeconds(variant.server.pid);
           const stats = await runLoad(variant.server.url, variant.scenario.request, { connections, durationS });
+          const cpuUsed = cpuSeconds(variant.server.pid) - cpuBefore;
+          const spent = cpu.get(variant.name) ?? { seconds: 0, responses: 0 };
+          cpu.set(variant.name, { seconds: spent.seconds + cpuUsed, responses: spent.responses + stats.responses });
           await waitUntilIdle(variant.server.url, variant.server.pid);
           const failed = stats.non2xx + stats.errors;
           if (failed) log(`warning: ${variant.name}: ${failed} non-2xx or failed responses ${JSON.stringify(stats.statusCodes)}`);
@@ -173,6 +187,11 @@ async function main(): Promise<void> {
       const ratios = ra.map((value, index) => rb[index] / value);
       console.log(`${a.name} (${bytes.get(a.name)} B): ${ra.map(Math.round).join(' ')} req/s (median ${Math.round(median(ra))})`);
       console.log(`${b.name} (${bytes.get(b.name)} B): ${rb.map(Math.round).join(' ')} req/s (median ${Math.round(median(rb))})`);
+      const perResponse = (name: string) => (cpu.get(name)!.seconds / cpu.get(name)!.responses) * 1e6;
+      console.log(
+        `  server CPU per response: A ${perResponse(a.name).toFixed(0)} µs, B ${perResponse(b.name).toFixed(0)} µs; ` +
+          `capacity ratio B/A ${((perResponse(a.name) / perResponse(b.name)) * 100).toFixed(1)} %`,
+      );
       console.log(
         `  ratio B/A per round: ${ratios.map((ratio) => `${(ratio * 100).toFixed(1)} %`).join(' ')}; median ${(median(ratios) * 100).toFixed(1)} %, ` +
           `totals ${((rb.reduce((x, y) => x + y, 0) / ra.reduce((x, y) => x + y, 0)) * 100).toFixed(1)} %`,
