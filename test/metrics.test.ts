@@ -176,6 +176,30 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
     expect(delta('hit')).toBe(1);
   });
 
+  it('counts MCP tool calls by tool and outcome, and shows the webhook queue', async () => {
+    const before = (await scrape(metricsUrl)).series;
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      api('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      }).then(async (response) => (await response.json()).result);
+    expect((await call(1, 'search_projects', { limit: 1 })).isError).toBeUndefined();
+    expect((await call(2, 'get_project', { project_id: 100 })).isError).toBeUndefined();
+    expect((await call(3, 'get_project', { project_id: 424242 })).isError).toBe(true);
+    const after = (await scrape(metricsUrl)).series;
+    const delta = (labels: Record<string, string>) => value(after, 'catalogue_mcp_tool_calls_total', labels) - value(before, 'catalogue_mcp_tool_calls_total', labels);
+    expect(delta({ tool: 'search_projects', outcome: 'ok' })).toBe(1);
+    expect(delta({ tool: 'get_project', outcome: 'ok' })).toBe(1);
+    expect(delta({ tool: 'get_project', outcome: 'error' })).toBe(1);
+    // The same figures as /health's webhook block (no endpoint set up here: an empty queue).
+    const health = (await (await fetch(`${t.server.url}/health`)).json()).data.webhooks;
+    expect(value(after, 'catalogue_webhook_deliveries_pending')).toBe(health.pending);
+    expect(value(after, 'catalogue_webhook_deliveries_held')).toBe(health.held);
+    expect(value(after, 'catalogue_webhook_oldest_pending_age_seconds')).toBe(health.oldest_pending_age_s ?? 0);
+    expect(after.has('catalogue_webhook_deliveries_pending')).toBe(true);
+  });
+
   it('reports the search snapshot, the pools, the change signal and the shutdown state', async () => {
     const { families, series } = await scrape(metricsUrl);
     const snapshot = t.server.search.current();

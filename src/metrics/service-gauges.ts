@@ -2,6 +2,8 @@ import { Gauge, Registry } from 'prom-client';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Database } from '../db/database.js';
 import type { SearchModel } from '../search/search-model.js';
+import type { QueueStats } from '../queries/webhook-deliveries.js';
+import { createQueueProbe } from '../webhooks/queue-probe.js';
 
 /** What the gauges read, at each scrape, from one running server. */
 export interface ServiceState {
@@ -149,6 +151,41 @@ export function serviceGauges(state: ServiceState): Registry {
       },
     });
   }
+
+  // The webhook queue, shared by every process of the deployment (each one's endpoint shows it): read
+  // as /health reads it, one indexed count, the last figures when the database is busy.
+  const webhookQueue = createQueueProbe(database.primary);
+  const queueFigures = async (read: (stats: QueueStats) => number | null) => {
+    const stats = await webhookQueue();
+    return stats ? read(stats) : undefined;
+  };
+  new Gauge({
+    name: 'catalogue_webhook_deliveries_pending',
+    help: 'Webhook deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry.',
+    registers,
+    async collect() {
+      const pending = await queueFigures((stats) => stats.pending);
+      if (pending !== undefined && pending !== null) this.set(pending);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_webhook_deliveries_held',
+    help: 'Webhook deliveries kept for disabled endpoints (sent once the endpoint is enabled again).',
+    registers,
+    async collect() {
+      const held = await queueFigures((stats) => stats.held);
+      if (held !== undefined && held !== null) this.set(held);
+    },
+  });
+  new Gauge({
+    name: 'catalogue_webhook_oldest_pending_age_seconds',
+    help: 'Seconds since the oldest pending webhook delivery was queued (0: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER).',
+    registers,
+    async collect() {
+      const age = await queueFigures((stats) => stats.oldest_pending_age_s ?? 0);
+      if (age !== undefined && age !== null) this.set(age);
+    },
+  });
 
   new Gauge({
     name: 'catalogue_shutting_down',

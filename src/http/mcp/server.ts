@@ -12,6 +12,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUnavailable } from '../../db/errors.js';
+import { mcpToolCalls } from '../../metrics/instruments.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { ApiError, unavailable } from '../errors.js';
 import { API_VERSION } from '../openapi.js';
@@ -78,8 +79,10 @@ export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
     try {
       const { text, structured } = await tool.run(catalogue, { ...(params.arguments ?? {}) });
+      mcpToolCalls.inc({ tool: tool.name, outcome: 'ok' });
       return { content: [{ type: 'text', text }], structuredContent: structured };
     } catch (error) {
+      mcpToolCalls.inc({ tool: tool.name, outcome: 'error' });
       return toolError(error, log, tool.name);
     }
   });
