@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import parsePrometheusTextFormat, { type MetricFamily, type Sample } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -174,6 +175,21 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
     const delta = (result: string) => value(after, 'catalogue_search_result_cache_requests_total', { result }) - value(before, 'catalogue_search_result_cache_requests_total', { result });
     expect(delta('miss')).toBe(2);
     expect(delta('hit')).toBe(1);
+  });
+
+  it('counts requests in flight: a request whose body is still coming, until its client goes away', async () => {
+    const inFlight = async () => value((await scrape(metricsUrl)).series, 'catalogue_http_requests_in_flight');
+    const idle = await inFlight();
+    const { hostname, port } = new URL(t.server.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /units/1000/applications HTTP/1.1\r\nhost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"cli`);
+    const deadline = Date.now() + 5_000;
+    while ((await inFlight()) !== idle + 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inFlight()).toBe(idle + 1);
+    socket.destroy();
+    while ((await inFlight()) !== idle && Date.now() < deadline + 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inFlight()).toBe(idle);
   });
 
   it('counts MCP tool calls by tool and outcome, and shows the webhook queue', async () => {
