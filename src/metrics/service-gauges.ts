@@ -155,37 +155,26 @@ export function serviceGauges(state: ServiceState): Registry {
   // The webhook queue, shared by every process of the deployment (each one's endpoint shows it): read
   // as /health reads it, one indexed count, the last figures when the database is busy.
   const webhookQueue = createQueueProbe(database.primary);
-  const queueFigures = async (read: (stats: QueueStats) => number | null) => {
-    const stats = await webhookQueue();
-    return stats ? read(stats) : undefined;
-  };
-  new Gauge({
-    name: 'catalogue_webhook_deliveries_pending',
-    help: 'Webhook deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry.',
-    registers,
-    async collect() {
-      const pending = await queueFigures((stats) => stats.pending);
-      if (pending !== undefined && pending !== null) this.set(pending);
-    },
-  });
-  new Gauge({
-    name: 'catalogue_webhook_deliveries_held',
-    help: 'Webhook deliveries kept for disabled endpoints (sent once the endpoint is enabled again).',
-    registers,
-    async collect() {
-      const held = await queueFigures((stats) => stats.held);
-      if (held !== undefined && held !== null) this.set(held);
-    },
-  });
-  new Gauge({
-    name: 'catalogue_webhook_oldest_pending_age_seconds',
-    help: 'Seconds since the oldest pending webhook delivery was queued (0: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER).',
-    registers,
-    async collect() {
-      const age = await queueFigures((stats) => stats.oldest_pending_age_s ?? 0);
-      if (age !== undefined && age !== null) this.set(age);
-    },
-  });
+  const webhookGauges: [name: string, help: string, read: (stats: QueueStats) => number][] = [
+    ['catalogue_webhook_deliveries_pending', 'Webhook deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry.', (stats) => stats.pending],
+    ['catalogue_webhook_deliveries_held', 'Webhook deliveries kept for disabled endpoints (sent once the endpoint is enabled again).', (stats) => stats.held],
+    [
+      'catalogue_webhook_oldest_pending_age_seconds',
+      'Seconds since the oldest pending webhook delivery was queued (0: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER).',
+      (stats) => stats.oldest_pending_age_s ?? 0,
+    ],
+  ];
+  for (const [name, help, read] of webhookGauges) {
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const stats = await webhookQueue();
+        if (stats) this.set(read(stats));
+      },
+    });
+  }
 
   new Gauge({
     name: 'catalogue_shutting_down',
