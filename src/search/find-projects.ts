@@ -42,15 +42,21 @@ export interface FindOptions {
   cache?: boolean;
 }
 
-export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
-  const pricing = keyPricing(scope.price_vector);
+/** Every matching project in the page's order (and the facets asked for), from the result cache when it has them. */
+export function matchProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundList {
   const useCache = options.cache ?? true;
   const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
-    found = search(snapshot, scope, page, pricing, context);
+    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context);
     if (useCache) snapshot.results.offer(key, found);
   }
+  return found;
+}
+
+export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+  const pricing = keyPricing(scope.price_vector);
+  const found = matchProjects(snapshot, scope, page, context, options);
 
   const { projects } = snapshot;
   const { order } = found;
