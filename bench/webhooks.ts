@@ -107,6 +107,7 @@ async function backlog(rig: Rig) {
   const scenarios = buildScenarios(rig.fixtures, 'webhooks').filter((scenario) => READ_SCENARIOS.includes(scenario.name));
   const service = await startService(rig);
   const runs: { round: number; condition: 'with' | 'without'; scenario: string; rps: number; p50: number; p99: number; non2xx: number; pending: number }[] = [];
+  const idle: { round: number; condition: 'with' | 'without'; service_cpu_per_s: number }[] = [];
   const loadBefore = loadAverage();
   try {
     const measure = async (round: number, condition: 'with' | 'without', scenario: Scenario) => {
@@ -121,6 +122,10 @@ async function backlog(rig: Rig) {
       const order: ('with' | 'without')[] = round % 2 === 1 ? ['with', 'without'] : ['without', 'with'];
       for (const condition of order) {
         if (condition === 'with') await fill();
+        // The service's own CPU with no reads: what the worker spends on the backlog, whatever the machine's load.
+        const cpuBefore = await cpuSeconds(service.pid);
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        idle.push({ round, condition, service_cpu_per_s: Math.round(((await cpuSeconds(service.pid)) - cpuBefore) / 5 * 1000) / 1000 });
         for (const scenario of scenarios) await measure(round, condition, scenario);
         if (condition === 'with') await empty();
       }
@@ -136,7 +141,7 @@ async function backlog(rig: Rig) {
     const median = (values: number[]) => percentile(values, 50);
     return { scenario: scenario.name, rps_with_over_without: perRound.map((r) => Math.round(r.rps * 1000) / 1000), median_rps_ratio: Math.round(median(perRound.map((r) => r.rps)) * 1000) / 1000, median_p50_ratio: Math.round(median(perRound.map((r) => r.p50)) * 1000) / 1000 };
   });
-  return { backlog: size, ratios, runs, load_average: { before: loadBefore, after: loadAverage() } };
+  return { backlog: size, ratios, idle, runs, load_average: { before: loadBefore, after: loadAverage() } };
 }
 
 const rig = await createRig(serverUrl, number('projects'), 'whbench');
