@@ -42,12 +42,13 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
 export const leaseMs = (timeoutMs: number) => timeoutMs * 2 + 5_000;
 
 /**
- * Outcomes written at once by one worker. Attempts end in bursts (a refusing endpoint fails 16 in a
- * millisecond); without a cap their writes would queue in the pool ahead of the requests' reads
- * (10,000 pending deliveries of a down endpoint took 40 % of GET /units/{id}'s throughput,
- * docs/performance.md). Two writes of a few milliseconds still record hundreds of outcomes a second.
+ * Outcomes written at once by one worker: half the pool, as for applications. Attempts end in bursts
+ * (a refusing endpoint fails 16 in a millisecond); without a cap their writes queued in the pool
+ * ahead of the requests' reads (10,000 pending deliveries of a down endpoint took 40 % of
+ * GET /units/{id}'s throughput); with only 2, outcomes at 200 events/s on a loaded machine could not
+ * be written as fast as they came (docs/performance.md, Webhooks).
  */
-const OUTCOME_WRITES = 2;
+const outcomeWrites = (database: Database) => Math.max(1, Math.floor(database.poolSize / 2));
 
 /** Posts one claimed delivery, signed with its endpoint's secrets, and writes the outcome (through `writes` when given). */
 export async function attemptDelivery(database: Database, delivery: ClaimedDelivery, options: DeliveryOptions, writes?: WriteSlots): Promise<PostResult & { record: AttemptRecord }> {
@@ -81,7 +82,7 @@ export async function startDeliveryWorker(database: Database, options: WorkerOpt
   const onError = options.onError ?? (() => {});
   const lease = leaseMs(options.timeoutMs);
   // A write that waited past the rest of the lease is dropped: the delivery is attempted again (at least once).
-  const writes = createWriteSlots(OUTCOME_WRITES, lease - options.timeoutMs);
+  const writes = createWriteSlots(outcomeWrites(database), lease - options.timeoutMs);
   const db = database.primary;
   let inFlight = 0;
   let pumping = false;
