@@ -19,6 +19,9 @@ import type {
   ProjectFeaturesQuery,
   ProjectListItem,
   ProjectsPage,
+  ClustersQuery,
+  ProjectClusters,
+  ProjectsSearchBody,
   ProjectsQuery,
   ProjectType,
   Unit,
@@ -119,6 +122,16 @@ export class CatalogueClient {
   /** GET /projects: one page of the search, with the total number of matches. */
   listProjects(query: ProjectsQuery = {}): Promise<ProjectsPage> {
     return unwrap(this.raw.GET('/projects', { params: { query } }));
+  }
+
+  /** POST /projects/search: the same search with its parameters in a JSON body, for drawn shapes too long for a URL. */
+  searchProjects(body: ProjectsSearchBody): Promise<ProjectsPage> {
+    return unwrap(this.raw.POST('/projects/search', { body }));
+  }
+
+  /** GET /projects/clusters: the matching projects in the viewport `bbox`, grouped by map tile at `zoom`. */
+  listProjectClusters(query: ClustersQuery): Promise<ProjectClusters> {
+    return unwrap(this.raw.GET('/projects/clusters', { params: { query } }));
   }
 
   /** Every page of GET /projects for `query`, from `query.offset` (default 0) to the end. */

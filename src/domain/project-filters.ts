@@ -1,11 +1,12 @@
 import type { FacilityCategory } from './catalogue-codes.js';
-import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatPolygon } from './geo.js';
+import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
 
 /*
- * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
- * scalars (numbers, integers, booleans) and checks their declared ranges; everything a JSON schema
- * cannot express well is checked here: CSV lists and their items, parameters that only make sense
- * together, dates in two notations, non-finite numbers. Every failure names its parameter.
+ * The rules that turn the GET /projects query from text into a typed filter set. The route schema already
+ * coerces scalars (numbers, integers, booleans) and checks their declared ranges; everything a JSON
+ * schema cannot express well is checked here: CSV lists and their items, parameters that only make sense
+ * together, dates in two notations, non-finite numbers. Every failure names its parameter. The query as
+ * a whole (typed by its route schema) is bound to these rules in src/contract/projects-query.ts.
  */
 
 export class FilterError extends Error {
@@ -18,52 +19,6 @@ export class FilterError extends Error {
   ) {
     super(message);
   }
-}
-
-/** The raw query as the route schema hands it over (CSV lists still text). */
-export interface ProjectsQueryInput {
-  search?: string;
-  developer_ids?: string;
-  unit_types?: string;
-  development_status?: string;
-  bedrooms?: string;
-  statuses?: string;
-  price_min?: number;
-  price_max?: number;
-  price_per_ft2_min?: number;
-  price_per_ft2_max?: number;
-  price_per_m2_min?: number;
-  price_per_m2_max?: number;
-  size_min?: number;
-  size_max?: number;
-  parking_min?: number;
-  is_branded?: boolean;
-  is_resale?: boolean;
-  is_escrow?: boolean;
-  handover_from?: string;
-  handover_to?: string;
-  payment_max_pre_handover?: number;
-  payment_min_after_handover?: number;
-  payment_only_post_handover?: boolean;
-  lat?: number;
-  lng?: number;
-  radius_km?: number;
-  bbox?: string;
-  polygon?: string;
-  near_airport?: boolean;
-  near_education?: boolean;
-  near_employment?: boolean;
-  near_healthcare?: boolean;
-  near_lifestyle?: boolean;
-  near_retail?: boolean;
-  near_transport?: boolean;
-  near_tourism?: boolean;
-  preference_ids?: string;
-  unit_preference_ids?: string;
-  sort?: string;
-  facets?: string;
-  limit?: number;
-  offset?: number;
 }
 
 export interface Range {
@@ -115,8 +70,8 @@ export interface ProjectFilters {
   geo?: GeoFilter;
   /** `bbox`: the project's coordinates within the box, edges included (src/domain/geo.ts). */
   bbox?: LngLatBox;
-  /** `polygon`: the project's coordinates inside the polygon or on its boundary (src/domain/geo.ts). */
-  polygon?: LngLatPolygon;
+  /** `polygon`: the project's coordinates inside the shape or on its boundary (src/domain/geo.ts). */
+  polygon?: LngLatShape;
   nearCategories: FacilityCategory[];
   featureIds?: number[];
   /** Undefined when no unit-level parameter was given (no EXISTS over units at all then). */
@@ -192,7 +147,7 @@ export const CSV_RULES = {
   unit_preference_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (unit tag ids)' },
 } as const satisfies Record<string, CsvRule>;
 
-type CsvParameter = keyof typeof CSV_RULES;
+export type CsvParameter = keyof typeof CSV_RULES;
 
 /** `1, 2,2` -> [1, 2]; anything else than a list of integers in range is an error naming the parameter. */
 export function parseCsv(parameter: CsvParameter, raw: string): number[] {
@@ -210,12 +165,12 @@ export function parseCsv(parameter: CsvParameter, raw: string): number[] {
   return [...values].sort((a, b) => a - b);
 }
 
-function finite(parameter: string, value: number | undefined): number | undefined {
+export function finite(parameter: string, value: number | undefined): number | undefined {
   if (value !== undefined && !Number.isFinite(value)) throw new FilterError(parameter, `${parameter} must be a finite number`);
   return value;
 }
 
-function range(prefix: string, query: Record<string, unknown>): Range | undefined {
+export function parseRange(prefix: string, query: Record<string, unknown>): Range | undefined {
   const min = finite(`${prefix}_min`, query[`${prefix}_min`] as number | undefined);
   const max = finite(`${prefix}_max`, query[`${prefix}_max`] as number | undefined);
   if (min === undefined && max === undefined) return undefined;
@@ -277,7 +232,8 @@ function instantText(instant: Date): string {
   return instant.toISOString().replace(/^\+0*/, '');
 }
 
-function geo(query: ProjectsQueryInput): GeoFilter | undefined {
+/** `lat`, `lng` and `radius_km` together, or none of them. */
+export function parseCentre(query: { lat?: number; lng?: number; radius_km?: number }): GeoFilter | undefined {
   const given = (['lat', 'lng', 'radius_km'] as const).filter((name) => query[name] !== undefined);
   if (given.length === 0) return undefined;
   if (given.length < 3) {
@@ -303,7 +259,7 @@ function flushTiny(degrees: number): number {
   return Math.abs(degrees) < 1e-9 ? 0 : degrees;
 }
 
-/** The most vertices `polygon` takes (the closing repeat of the first not counted). */
+/** The most vertices `polygon` takes, all rings together (the closing repeat of each ring's first not counted). */
 export const MAX_POLYGON_VERTICES = 1000;
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -339,20 +295,21 @@ export function parseBbox(raw: string): LngLatBox {
 
 const POLYGON_FORMAT = 'a comma-separated list lng,lat,lng,lat,... of at least 3 vertices (degrees, GeoJSON order)';
 
-/**
- * `polygon=lng,lat,lng,lat,...`: one ring, its vertices in order (either direction), closed or not (a
- * last vertex equal to the first is dropped), repeated consecutive vertices dropped. At most
- * MAX_POLYGON_VERTICES vertices, at least 3 distinct, a simple polygon (no edge crosses or touches
- * another) of non-zero area.
- */
-export function parsePolygon(raw: string): LngLatPolygon {
-  const values = numberList('polygon', raw, POLYGON_FORMAT);
-  if (values.length % 2 !== 0) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got an odd count of numbers (${values.length})`);
+/** Where a ring sits in the shape, for messages: nothing for the only ring, else "polygon 2, hole 1: ". */
+function ringName(polygon: number, ring: number, polygons: number, rings: number): string {
+  if (polygons === 1 && rings === 1) return '';
+  const hole = ring === 0 ? 'outer ring' : `hole ${ring}`;
+  return polygons === 1 ? `${hole}: ` : `polygon ${polygon + 1}, ${hole}: `;
+}
+
+/** A ring's vertices: in order, closed or not (a last vertex equal to the first is dropped), repeats in a row dropped. */
+function verticesOf(values: number[], where: string): { xs: number[]; ys: number[] } {
+  if (values.length % 2 !== 0) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; ${where}got an odd count of numbers (${values.length})`);
   const xs: number[] = [];
   const ys: number[] = [];
   for (let k = 0; k < values.length; k += 2) {
     const [lng, lat] = [flushTiny(values[k]), flushTiny(values[k + 1])];
-    checkLngLat('polygon', lng, lat, `vertex ${k / 2 + 1}\u2019s`);
+    checkLngLat('polygon', lng, lat, `${where}vertex ${k / 2 + 1}\u2019s`);
     if (xs.length > 0 && xs[xs.length - 1] === lng && ys[ys.length - 1] === lat) continue;
     xs.push(lng);
     ys.push(lat);
@@ -361,107 +318,68 @@ export function parsePolygon(raw: string): LngLatPolygon {
     xs.pop();
     ys.pop();
   }
-  if (xs.length > MAX_POLYGON_VERTICES) throw new FilterError('polygon', `polygon has ${xs.length} vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
-  if (xs.length < 3) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got ${xs.length} distinct vertices`);
+  return { xs, ys };
+}
+
+/** A ring as the filter takes it: at least 3 distinct vertices, simple (no edge crosses or touches another), of non-zero area. */
+function ringOf({ xs, ys }: { xs: number[]; ys: number[] }, where: string): LngLatRing {
+  if (xs.length < 3) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; ${where}got ${xs.length} distinct vertices`);
   const crossing = selfIntersection(xs, ys);
-  if (crossing) throw new FilterError('polygon', `polygon must not intersect itself: ${crossing}`);
+  if (crossing) throw new FilterError('polygon', `polygon must not intersect itself: ${where}${crossing}`);
   let twiceArea = 0;
   for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) twiceArea += xs[j] * ys[i] - xs[i] * ys[j];
   // A simple ring of zero area has every vertex on one line.
-  if (twiceArea === 0) throw new FilterError('polygon', 'polygon has no area (its vertices are collinear)');
+  if (twiceArea === 0) throw new FilterError('polygon', `polygon has no area (${where}its vertices are collinear)`);
   return { xs, ys, box: boxOf(xs, ys) };
 }
 
-function percent(parameter: string, value: number | undefined): number | undefined {
-  if (finite(parameter, value) === undefined) return undefined;
-  if (value! < 0 || value! > 100) throw new FilterError(parameter, `${parameter} must be between 0 and 100`);
-  return value;
+/**
+ * The shape from polygons of rings (outer ring first, then holes), each ring a flat list
+ * lng,lat,lng,lat,...: every vertex in range, at most MAX_POLYGON_VERTICES in all (counted before
+ * the rings are checked for crossings, the costly part), then each ring as ringOf says.
+ */
+export function shapeOf(polygons: number[][][]): LngLatShape {
+  const names = polygons.map((rings, p) => rings.map((_, r) => ringName(p, r, polygons.length, rings.length)));
+  const vertices = polygons.map((rings, p) => rings.map((values, r) => verticesOf(values, names[p][r])));
+  const total = vertices.flat().reduce((sum, ring) => sum + ring.xs.length, 0);
+  if (total > MAX_POLYGON_VERTICES) throw new FilterError('polygon', `polygon has ${total} vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
+  const shape = vertices.map((rings, p) => {
+    const [outer, ...holes] = rings.map((ring, r) => ringOf(ring, names[p][r]));
+    return { outer, holes };
+  });
+  const boxes = shape.map(({ outer }) => outer.box);
+  const box = {
+    west: Math.min(...boxes.map((b) => b.west)),
+    south: Math.min(...boxes.map((b) => b.south)),
+    east: Math.max(...boxes.map((b) => b.east)),
+    north: Math.max(...boxes.map((b) => b.north)),
+  };
+  return { polygons: shape, box };
 }
 
 /**
- * The whole query. `limit` above MAX_LIMIT is capped (not an error); below 1, or a negative offset, is
- * an error. `near_*=false` and `payment_only_post_handover=false` mean "no constraint", while
- * `is_branded`, `is_resale` and `is_escrow` filter on the attribute either way.
+ * GeoJSON Polygon or MultiPolygon coordinates (positions [lng, lat, altitude?]) in the one-line form
+ * parsePolygon reads, so that both forms go through the same checks: numbers print exactly as they
+ * were read (JavaScript's shortest round-trip form), an altitude is dropped.
  */
-export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
-  // Every parameter is checked even after one failed: the first problem is the error's message (as it
-  // always was), the others ride along in `also` for clients that ask for every error at once.
-  const problems: FilterError[] = [];
-  const check = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof FilterError)) throw error;
-      problems.push(error);
-      return undefined;
-    }
-  };
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const offset = query.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1) problems.push(new FilterError('limit', 'limit must be an integer of at least 1'));
-  if (!Number.isInteger(offset) || offset < 0) problems.push(new FilterError('offset', 'offset must be an integer of at least 0'));
+export function polygonLine(geometry: { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] }): string {
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  return polygons.map((rings) => rings.map((ring) => ring.map(([lng, lat]) => `${lng},${lat}`).join(',')).join(';')).join('|');
+}
 
-  const csv = (parameter: CsvParameter) => (query[parameter] === undefined ? undefined : check(() => parseCsv(parameter, query[parameter]!)));
-  const rangeOf = (prefix: string) => check(() => range(prefix, query as Record<string, unknown>));
+/**
+ * `polygon=lng,lat,lng,lat,...`: one ring; `;` starts a hole of the current polygon and `|` starts
+ * another polygon (`outer;hole|outer`, GeoJSON's Polygon and MultiPolygon in one line). At most
+ * MAX_POLYGON_VERTICES vertices in all. Each ring as ringOf says.
+ */
+export function parsePolygon(raw: string): LngLatShape {
+  return shapeOf(raw.split('|').map((polygon) => polygon.split(';').map((ring) => numberList('polygon', ring, POLYGON_FORMAT))));
+}
 
-  const units: UnitFilters = {};
-  const bedrooms = csv('bedrooms');
-  if (bedrooms) {
-    units.bedrooms = bedrooms.filter((value) => value < 5);
-    if (bedrooms.includes(5)) units.bedroomsFiveOrMore = true;
-  }
-  const statuses = csv('statuses');
-  if (statuses) units.statuses = statuses;
-  const price = rangeOf('price');
-  if (price) units.price = price;
-  const pricePerFt2 = rangeOf('price_per_ft2');
-  if (pricePerFt2) units.pricePerFt2 = pricePerFt2;
-  const pricePerM2 = rangeOf('price_per_m2');
-  if (pricePerM2) units.pricePerM2 = pricePerM2;
-  const size = rangeOf('size');
-  if (size) units.size = size;
-  if (query.parking_min !== undefined) {
-    if (!Number.isInteger(query.parking_min) || query.parking_min < 0) problems.push(new FilterError('parking_min', 'parking_min must be an integer of at least 0'));
-    else units.parkingMin = query.parking_min;
-  }
-  const tagIds = csv('unit_preference_ids');
-  if (tagIds) units.tagIds = tagIds;
-
-  const search = query.search?.trim();
-  const filters: ProjectFilters = {
-    ...(search && { search }),
-    developerIds: csv('developer_ids'),
-    unitTypes: csv('unit_types'),
-    developmentStatuses: csv('development_status'),
-    isBranded: query.is_branded,
-    isResale: query.is_resale,
-    isEscrow: query.is_escrow,
-    handoverFrom: query.handover_from === undefined ? undefined : check(() => parseHandoverBound('handover_from', query.handover_from!)),
-    handoverTo: query.handover_to === undefined ? undefined : check(() => parseHandoverBound('handover_to', query.handover_to!)),
-    paymentMaxPreHandover: check(() => percent('payment_max_pre_handover', query.payment_max_pre_handover)),
-    paymentMinAfterHandover: check(() => percent('payment_min_after_handover', query.payment_min_after_handover)),
-    paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
-    geo: check(() => geo(query)),
-    bbox: query.bbox === undefined ? undefined : check(() => parseBbox(query.bbox!)),
-    polygon: query.polygon === undefined ? undefined : check(() => parsePolygon(query.polygon!)),
-    nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
-      .filter((name) => query[name] === true)
-      .map((name) => NEAR_PARAMETERS[name]),
-    featureIds: csv('preference_ids'),
-    units: Object.keys(units).length > 0 ? units : undefined,
-  };
-  for (const key of Object.keys(filters) as (keyof ProjectFilters)[]) if (filters[key] === undefined) delete filters[key];
-
-  // A failed centre must not add "distance needs lat, lng and radius_km" to the problem it already reported.
-  const geoFailed = problems.some((problem) => ['lat', 'lng', 'radius_km'].includes(problem.parameter));
-  const sort = check(() => parseSort(query.sort, filters.geo !== undefined || geoFailed));
-  const facets = check(() => parseFacets(query.facets));
-  if (problems.length > 0) {
-    const [first, ...others] = problems;
-    first.also = others;
-    throw first;
-  }
-  return { filters, sort: sort!, facets: facets!, limit: Math.min(limit, MAX_LIMIT), offset };
+export function parsePercent(parameter: string, value: number | undefined): number | undefined {
+  if (finite(parameter, value) === undefined) return undefined;
+  if (value! < 0 || value! > 100) throw new FilterError(parameter, `${parameter} must be between 0 and 100`);
+  return value;
 }
 
 /** `-price_from` -> price_from descending; absent: by name. The schema already limits the values. */

@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { haversineM, inBox, pointInPolygon } from '../domain/geo.js';
+import { haversineM, inBox, inShape } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
@@ -42,15 +42,21 @@ export interface FindOptions {
   cache?: boolean;
 }
 
-export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
-  const pricing = keyPricing(scope.price_vector);
+/** Every matching project in the page's order (and the facets asked for), from the result cache when it has them. */
+export function matchProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundList {
   const useCache = options.cache ?? true;
   const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
-    found = search(snapshot, scope, page, pricing, context);
+    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context);
     if (useCache) snapshot.results.offer(key, found);
   }
+  return found;
+}
+
+export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+  const pricing = keyPricing(scope.price_vector);
+  const found = matchProjects(snapshot, scope, page, context, options);
 
   const { projects } = snapshot;
   const { order } = found;
@@ -195,7 +201,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   }
   if (filters.polygon) {
     const polygon = filters.polygon;
-    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && pointInPolygon(p.longitude[i], p.latitude[i], polygon));
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && inShape(p.longitude[i], p.latitude[i], polygon));
   }
   for (const category of filters.nearCategories) {
     const nearest = p.nearest[category];
