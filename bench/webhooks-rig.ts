@@ -34,10 +34,10 @@ export interface Rig {
   drop(): Promise<void>;
 }
 
-/** A unit record of the demo bundle, re-imported with new prices. */
-type UnitRecord = Record<string, unknown> & { id: number; price: number };
-const isPricedUnit = (value: unknown): value is UnitRecord =>
-  typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'number' && 'price' in value && typeof value.price === 'number';
+/** A unit record of the demo bundle with a price, re-imported with new prices. */
+type BundleUnit = NonNullable<ReturnType<typeof generateDemoBundle>['units']>[number];
+type UnitRecord = BundleUnit & { price: number };
+const isPricedUnit = (unit: BundleUnit): unit is UnitRecord => typeof unit.price === 'number';
 
 export async function createRig(serverUrl: string, projects: number, label: string): Promise<Rig> {
   const name = `cat_${label}_${randomBytes(4).toString('hex')}`;
@@ -56,7 +56,7 @@ export async function createRig(serverUrl: string, projects: number, label: stri
     await importBundle(database.db, bundle, { facilityLinkRadiusM: LINK_RADIUS_M });
     const fixtures = await loadFixtures(database.db, name);
     const visible = new Set(fixtures.unitIds);
-    const units = bundle.units.filter(isPricedUnit).filter((unit) => visible.has(unit.id));
+    const units = (bundle.units ?? []).filter(isPricedUnit).filter((unit) => visible.has(unit.id));
     return { serverUrl, databaseUrl, database, fixtures, units, drop };
   } catch (error) {
     await drop();
