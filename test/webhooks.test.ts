@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EVENT_TYPES, type EventType } from '../src/domain/webhook-events.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { createApiKey } from '../src/keys.js';
-import { listDeliveries, redeliverOne, redeliverSince } from '../src/queries/webhook-deliveries.js';
+import { listDeliveries, LOG_RETENTION_DAYS, pruneDeliveryLog, redeliverOne, redeliverSince } from '../src/queries/webhook-deliveries.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, updateEndpoint } from '../src/queries/webhook-endpoints.js';
 import { recordCatalogueEvents } from '../src/queries/webhook-events.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/worker.js';
@@ -286,6 +286,40 @@ describe.each(drivers)('webhooks (%s)', (driver) => {
     await updateEndpoint(t.db, e.id, { enabled: false });
     const held = (await t.app.inject({ url: '/health' })).json().data.webhooks;
     expect(held).toMatchObject({ pending: 0, oldest_pending_age_s: null, held: 1 });
+  });
+
+  it('sends an endpoint only the event types it subscribes to, and records nothing else for it', async () => {
+    const units = await endpoint('/types-units', ['unit.changed']);
+    const projects = await endpoint('/types-projects', ['project.changed']);
+    const removals = await endpoint('/types-removals', ['unit.removed', 'project.removed']);
+    await importing({ units: [unit(12, 1, 1_000_005)] });
+    const received = await receiver.waitFor((all) => about(all, '/types-units', 12).length > 0 && about(all, '/types-projects', 1).length > 0);
+    expect([...new Set(bodiesAt(received, '/types-units').map((b) => b.type))]).toEqual(['unit.changed']);
+    expect(bodiesAt(received, '/types-projects').map((b) => `${b.type} ${b.data.id}`)).toEqual(['project.changed 1']);
+    const recorded = async (id: number) => (await t.db.selectFrom('webhook_messages').select('event_type').where('endpoint_id', '=', id).execute()).map((m) => m.event_type);
+    expect(new Set(await recorded(units.endpoint.id))).toEqual(new Set(['unit.changed']));
+    expect(await recorded(projects.endpoint.id)).toEqual(['project.changed']);
+    expect(await recorded(removals.endpoint.id)).toEqual([]);
+    expect(bodiesAt(receiver.received, '/types-removals')).toEqual([]);
+  });
+
+  it(`keeps the delivery log ${LOG_RETENTION_DAYS} days, and never drops a message whose delivery is still pending`, async () => {
+    const { endpoint: e } = await endpoint('/log', ['unit.changed']);
+    // Disabled: the worker leaves its pending delivery alone (held).
+    await updateEndpoint(t.db, e.id, { enabled: false });
+    const message = async (id: string, daysAgo: number, state: 'delivered' | 'failed' | 'pending') => {
+      await sql`INSERT INTO webhook_messages (id, endpoint_id, event_type, body, created_at) VALUES (${id}, ${e.id}, 'unit.changed', '{}', now() - ${daysAgo}::float * interval '1 day')`.execute(t.db);
+      await sql`INSERT INTO webhook_deliveries (message_id, endpoint_id, state, created_at) VALUES (${id}, ${e.id}, ${state}, now() - ${daysAgo}::float * interval '1 day')`.execute(t.db);
+    };
+    await message('msg_old_delivered', LOG_RETENTION_DAYS + 1, 'delivered');
+    await message('msg_old_failed', LOG_RETENTION_DAYS + 1, 'failed');
+    await message('msg_old_pending', LOG_RETENTION_DAYS + 1, 'pending');
+    await message('msg_recent', LOG_RETENTION_DAYS - 0.5, 'delivered');
+    expect(await pruneDeliveryLog(t.db)).toBe(2);
+    const left = await t.db.selectFrom('webhook_messages').select('id').where('endpoint_id', '=', e.id).orderBy('id').execute();
+    expect(left.map((m) => m.id)).toEqual(['msg_old_pending', 'msg_recent']);
+    // Their deliveries went with them.
+    expect((await listDeliveries(t.db, e.id, {})).map((d) => d.message_id).sort()).toEqual(['msg_old_pending', 'msg_recent']);
   });
 
   it('sends bodies that match the documented schemas (OpenAPI webhooks:), whose examples match them too', async () => {

@@ -11,6 +11,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** The sender's port on 127.0.0.1 (tells which process's connection it came on). */
+  remotePort: number;
 }
 
 export type Behaviour = number | 'hang' | ((request: Received, count: number) => number | 'hang');
@@ -32,7 +34,7 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry: Received = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const entry: Received = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remotePort: request.socket.remotePort ?? 0 };
       received.push(entry);
       const count = (counts.get(entry.path) ?? 0) + 1;
       counts.set(entry.path, count);
