@@ -73,7 +73,11 @@ export function buildCli(context: CliContext): Command {
         throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
       }
       await withDatabase(async ({ db }) => {
-        const summary = await importBundle(db, bundle, { facilityLinkRadiusM: cfg.facilityLinkRadiusM, onProgress: options.verbose ? printStep : undefined });
+        const summary = await importBundle(db, bundle, {
+          facilityLinkRadiusM: cfg.facilityLinkRadiusM,
+          onProgress: options.verbose ? printStep : undefined,
+          onWarning: (line) => io.stderr(`${line}\n`),
+        });
         print(`imported ${path}: ${Object.entries(summary).map(([section, count]) => `${section} ${count}`).join(', ')}`);
       });
     });

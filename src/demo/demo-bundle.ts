@@ -1,3 +1,4 @@
+import { generateCurrencyRates } from './currency-rates.js';
 import { generateApiKeys, generateContracts } from './agency-access.js';
 import { ALL_AREAS, AREAS } from './areas.js';
 import type { Rec } from './bundle-record.js';
@@ -106,6 +107,7 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle 
     projects,
     units,
     facilities,
+    currency_rates: generateCurrencyRates(),
     board_stages: boardStages,
     offer_statuses: offerStatuses,
     clients,

@@ -292,6 +292,7 @@ const applicationResult: ApplicationResult = {
     advisor_phone: '+971 4 555 0199',
     is_sent: false,
     created_at: '2026-11-20T10:31:02.000Z',
+    price_conversion: null,
   },
 };
 

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuil
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB, FacilityCategory } from '../db/schema.js';
-import { keyPriceSql } from '../domain/pricing.js';
+import { aedPerUnitSql, shownCurrencySql, shownPriceSql, type ReadScope } from '../domain/currency.js';
 import type { FeatureRow } from '../contract/presenters/projects.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { firstImagePathSql, unitSummary } from './project-fragments.js';
@@ -127,15 +127,14 @@ export interface NearbyOptions {
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
-  scope: KeyScope,
+  scope: ReadScope,
   projectId: number,
   nearbyOptions: NearbyOptions | undefined,
 ): Promise<ProjectDetailRow | undefined> {
-  const [row] = await projectDetailQuery(db, {
-    projectId,
-    price_vector: scope.price_vector,
-    contracted_developer_ids: scope.contracted_developer_ids,
-  });
+  const args = { projectId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
+  const [row] = scope.display
+    ? await projectDetailInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
+    : await projectDetailQuery(db, args);
   if (!row) return undefined;
   // No nearby options: the block is not asked for (a field selection without it), and not looked up.
   const nearby = nearbyOptions
@@ -199,14 +198,19 @@ const nearbyFacilitiesQuery = preparedQuery(
   ['projectId', 'amenitiesRadiusM', 'limit', 'summary'],
 );
 
-const projectDetailQuery = preparedQuery(
-  (db: Kysely<DB>, { projectId, ...scope }: KeyScope & { projectId: number }) =>
-    db
+type DetailArgs = KeyScope & { projectId: number; price_vector: number; display_currency?: string; display_digits?: number };
+
+/** The detail in the key's prices or, `inCurrency`, converted to the asked currency (as unitQueryBuilder in units.ts). */
+const detailBuilder =
+  (inCurrency: boolean) =>
+  (db: Kysely<DB>, { projectId, display_currency, display_digits, ...scope }: DetailArgs) => {
+    const display = inCurrency ? { currency: display_currency!, digits: display_digits! } : undefined;
+    return db
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
     .leftJoin('areas as a', 'a.id', 'p.area_id')
-    .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
+    .leftJoinLateral(unitSummary(db, scope.price_vector, display).as('us'), (join) => join.onTrue())
     .where('p.id', '=', projectId)
     .where(projectIsVisible(scope))
     .select((eb) => [
@@ -230,9 +234,10 @@ const projectDetailQuery = preparedQuery(
       'p.oqood_registration',
       'p.resale_conditions',
       'p.floors_formula',
-      'p.currency',
+      shownCurrencySql(display).as('currency'),
       'p.commission_type',
-      'p.service_charge',
+      // A fee, not a sales price: converted with `currency=` (factor 1), never marked up.
+      (display ? sql<number | null>`(CASE WHEN ${aedPerUnitSql(sql.ref('p.currency'))} IS NULL THEN p.service_charge ELSE ${shownPriceSql(sql.ref('p.service_charge'), 0, display)} END)` : sql<number | null>`p.service_charge`).as('service_charge'),
       'p.area_id',
       'a.name as area_name',
       'a.city as area_city',
@@ -273,7 +278,7 @@ const projectDetailQuery = preparedQuery(
             'u.bedrooms',
             'u.status',
             'u.furnishing',
-            keyPriceSql(sql.ref('u.price'), scope.price_vector).as('price'),
+            shownPriceSql(sql.ref('u.price'), scope.price_vector, display).as('price'),
             'u.unit_area',
           ])
           .orderBy('u.unit_number')
@@ -288,6 +293,8 @@ const projectDetailQuery = preparedQuery(
           .orderBy('pf.name')
           .orderBy('pf.id'),
       ).as('features'),
-    ]),
-  ['projectId', 'price_vector', 'contracted_developer_ids'],
-);
+    ]);
+  };
+
+const projectDetailQuery = preparedQuery(detailBuilder(false), ['projectId', 'price_vector', 'contracted_developer_ids']);
+const projectDetailInCurrencyQuery = preparedQuery(detailBuilder(true), ['projectId', 'price_vector', 'contracted_developer_ids', 'display_currency', 'display_digits']);

@@ -201,6 +201,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Currencies and exchange rates
+         * @description The currencies the `currency` parameter of the priced reads accepts: AED, then every currency the catalogue has a rate for, with AED per unit and when the rate was taken. An addition to the specification. Rates come with the catalogue (bundle section `currency_rates`) and change with it; conversion is exact: base price × key factor × source rate ÷ target rate, rounded half away from zero to the target’s minor unit.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -210,7 +230,7 @@ export interface paths {
         };
         /**
          * Search projects
-         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices. With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
+         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
          */
         get: operations["listProjects"];
         put?: never;
@@ -250,7 +270,7 @@ export interface paths {
         };
         /**
          * Project detail
-         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not even looked up).
+         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices; with `currency`, in that currency), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not even looked up).
          */
         get: operations["getProject"];
         put?: never;
@@ -290,7 +310,7 @@ export interface paths {
         };
         /**
          * Unit detail
-         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices. With `fields` (an addition), only the properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.
+         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices; with `currency` (an addition), in that currency, and a `currency` field follows it. With `fields` (an addition), only the properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.
          */
         get: operations["getUnit"];
         put?: never;
@@ -348,7 +368,12 @@ export interface paths {
          *
          *     Decisions where the specification is open:
          *     - `currency` must be exactly `AED` or `USD` (upper-case); other values, `aed` included, give 400.
-         *       Prices and budgets are not converted between currencies.
+         *       When the offer's currency differs from the unit's and both have a rate (GET /currencies), the offer
+         *       price and any budget bound derived from the unit are converted: base price × key factor × unit rate ÷
+         *       offer rate, rounded half away from zero to the cent; `offer.price_conversion` (an addition, stored
+         *       with the offer) gives the unit's own price, the rate and its `as_of`. Without a rate nothing is
+         *       converted (the unit price is taken as is) and `price_conversion.converted` is false. Explicit budget
+         *       bounds are taken as given, in the offer's currency.
          *     - `language`: letters, digits, `-` and `_` only (e.g. `en`, `en-GB`), stored lower-cased.
          *     - Names and email are stored without surrounding whitespace; a blank `last_name` is stored as null.
          *       `mobile_number` must contain at least one digit.
@@ -2394,6 +2419,217 @@ export interface operations {
             };
         };
     };
+    listCurrencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AED and every rated currency. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /** @description AED, then every currency with a rate, by code. */
+                            items: {
+                                /**
+                                 * @description ISO 4217 code (three upper-case letters).
+                                 * @example USD
+                                 */
+                                currency: string;
+                                /**
+                                 * @description AED for one unit of the currency; 1 for AED.
+                                 * @example 3.6725
+                                 */
+                                aed_per_unit: number;
+                                /**
+                                 * @description Decimals prices in this currency are rounded to (2 for most; 0 for JPY, 3 for KWD).
+                                 * @example 2
+                                 */
+                                minor_unit: number;
+                                /** @description When the rate was taken (RFC 3339); null for AED, which is 1 by definition. */
+                                as_of: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listProjects: {
         parameters: {
             query?: {
@@ -2598,7 +2834,12 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
                  * @example -price_from
                  */
                 sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
@@ -2842,7 +3083,7 @@ export interface operations {
                                 price_from: number | null;
                                 /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
                                 size_from: number | null;
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Link to the project’s first image; null when it has none. */
                                 logo: string | null;
@@ -3264,6 +3505,11 @@ export interface operations {
                  */
                 fields?: string;
                 /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
                  * @description Keep only the nearest N facilities of each category of `nearby_facilities` (1 to 1000; ties by distance in the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).
                  * @example 3
                  */
@@ -3573,11 +3819,11 @@ export interface operations {
                             };
                             /** @description Money matters other than unit prices. */
                             cost: {
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Commission type of the agency platform; null when not set. */
                                 commission_type: number | null;
-                                /** @description Annual service charge per ft², in the project currency, as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
+                                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
                                 service_charge: number | null;
                             };
                             /** @description The payment plan, in plan order; empty when none. */
@@ -4310,10 +4556,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated names of the top-level properties to return, e.g. `id,unit_number,price,plan_file`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `project_id`, `unit_number`, `bedrooms`, `status`, `furnishing`, `parking`, `floor`, `price`, `unit_area`, `plan_file_id`, `plan_file`, `preferences`, `project`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
+                 * @description Comma-separated names of the top-level properties to return, e.g. `id,unit_number,price,plan_file`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `project_id`, `unit_number`, `bedrooms`, `status`, `furnishing`, `parking`, `floor`, `price`, `currency`, `unit_area`, `plan_file_id`, `plan_file`, `preferences`, `project`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
                  * @example id,unit_number,price,plan_file
                  */
                 fields?: string;
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
             };
             header?: {
                 /**
@@ -4503,6 +4754,8 @@ export interface operations {
                             floor: number;
                             /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
                             price: number | null;
+                            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
+                            currency?: string;
                             /**
                              * Format: double
                              * @description Area, m².
@@ -5409,7 +5662,7 @@ export interface operations {
                     message?: string | null;
                     /** @description Offer language, at most 10 characters (letters, digits, `-`, `_`), stored lower-cased; default `en`. */
                     language?: string | null;
-                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. Prices are not converted. */
+                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. When it differs from the project currency and both have a rate (GET /currencies), the offer price and the budget bounds derived from the unit are converted; otherwise they are not, and `offer.price_conversion.converted` says so. */
                     currency?: ("AED" | "USD") | null;
                 };
             };
@@ -5514,7 +5767,8 @@ export interface operations {
                      *           "advisor_email": "omar.khalil@agency.example",
                      *           "advisor_phone": "+971 4 555 0199",
                      *           "is_sent": false,
-                     *           "created_at": "2026-11-20T10:31:02.000Z"
+                     *           "created_at": "2026-11-20T10:31:02.000Z",
+                     *           "price_conversion": null
                      *         }
                      *       }
                      *     }
@@ -5639,7 +5893,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
@@ -5660,6 +5914,19 @@ export interface operations {
                                  * @description When the offer was created.
                                  */
                                 created_at: string;
+                                /** @description An addition to the specification: null when the offer is in the unit’s own currency (nothing converted); otherwise how the unit’s price became the offer price. Stored with the offer. */
+                                price_conversion: {
+                                    /** @description The unit’s (its project’s) currency. */
+                                    unit_currency: string;
+                                    /** @description The unit price in the key’s prices, in the unit’s currency. */
+                                    unit_price: number | null;
+                                    /** @description True: `price` is `unit_price` converted at `rate`. False: no rate for one of the currencies, so `price` is `unit_price` unconverted, as the specification has it. */
+                                    converted: boolean;
+                                    /** @description Offer currency per unit of the unit’s currency (12 significant digits; the price is computed from the exact AED rates of GET /currencies); null when not converted. */
+                                    rate: number | null;
+                                    /** @description When the rate was taken (the older of the two when neither currency is AED); null when not converted. */
+                                    rate_as_of: string | null;
+                                } | null;
                             };
                         } | {
                             /** @description The client as the request gave it (trimmed, e-mail lower-cased), never the stored record. Private applications: only what the request sent and what the unit derived; the same for a new and a known contact. */
@@ -5733,7 +6000,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
