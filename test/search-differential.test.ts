@@ -58,6 +58,9 @@ function differentialBundle() {
   return bundle;
 }
 
+/** The price bounds of GET /projects, in the asked currency with `currency=`. */
+const PRICE_BOUNDS = ['price_min', 'price_max', 'price_per_m2_min', 'price_per_m2_max', 'price_per_ft2_min', 'price_per_ft2_max'];
+
 /** `currency=` values: AED, rated currencies of 0, 2 and 3 decimals. */
 const DISPLAY_CURRENCIES = ['AED', 'USD', 'EUR', 'GBP', 'JPY', 'KWD', 'INR'];
 
@@ -299,6 +302,27 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     expect(inForeign).toBeGreaterThan(0);
   }, 300_000);
 
+  it('currency=AED with price_per_m2_min and the is_resale facet (seed 20261124, run 277): counts as the SQL path gives them', async () => {
+    // The counterexample that reverted the first merge. The search was right (the SQL path agrees): the
+    // naive reference compared the bound with each project's own-currency prices (it knew nothing of
+    // `currency=`), so projects in other currencies near the bound moved between the facet's values.
+    const query: Query = { price_per_m2_min: '26359.37369519833', currency: 'AED' };
+    const { secret, record } = await keyFor(AGENCIES[0], 0);
+    const res = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams({ ...query, facets: 'is_resale' })}`, headers: { 'x-api-key': secret } });
+    expect(res.statusCode, res.body).toBe(200);
+    const counts = countsOf(res.json().data.facets).is_resale;
+    const sqlTotal = async (isResale: boolean) => JSON.parse(await sqlBody({ ...query, is_resale: String(isResale), limit: '1' }, record, undefined)).data.total as number;
+    const bySql = [
+      { value: false, count: await sqlTotal(false) },
+      { value: true, count: await sqlTotal(true) },
+    ].filter((entry) => entry.count > 0);
+    expect(counts).toEqual(bySql);
+    expect(counts).toEqual(referenceFacets(query, ['is_resale'], AGENCIES[0], 0, undefined).is_resale);
+    // The case depends on the conversion: in each project's own currency the counts differ.
+    const { currency: _currency, ...ownCurrency } = query;
+    expect(referenceFacets(ownCurrency, ['is_resale'], AGENCIES[0], 0, undefined).is_resale).not.toEqual(counts);
+  });
+
   it('without currency=, a mixed catalogue: prices in each project\u2019s own currency; price_from sorts by value in AED, unrated last', async () => {
     const { secret } = await keyFor(AGENCIES[0], 0);
     const res = await t.app.inject({ method: 'GET', url: '/projects?sort=price_from&limit=100', headers: { 'x-api-key': secret } });
@@ -321,6 +345,11 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     let sorted = 0;
     let repaged = 0;
     let converted = 0;
+    let convertedNonEmpty = 0;
+    const aedPerUnit = (code: string) => {
+      const rate = code === 'AED' ? { n: 1n, d: 1n } : catalogue.rates.get(code)!;
+      return Number(rate.n) / Number(rate.d);
+    };
     await fc.assert(
       fc.asyncProperty(scenarioArb(catalogue), extras, async (scenario, extra) => {
         const query: Query = { ...scenario.query };
@@ -334,6 +363,12 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
         if (extra.facets !== null) query.facets = extra.facets.join(',');
         if (extra.currency !== null) {
           query.currency = extra.currency;
+          // The scenario's price bounds come from units' prices, most in AED: taken to the asked currency
+          // at its rate they select about what they would in AED (millions of AED as JPY or KWD bounds
+          // would match nothing or everything, and the comparison would say little). Bounds exactly at a
+          // converted price: the currency= property above.
+          const rate = aedPerUnit(extra.currency);
+          for (const name of PRICE_BOUNDS) if (query[name] !== undefined) query[name] = String(Number((Number(query[name]) / rate).toFixed(3)));
           converted++;
         }
 
@@ -355,7 +390,10 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
           const names = FACET_NAMES.filter((name) => extra.facets!.includes(name));
           expect(countsOf(facets), context).toEqual(referenceFacets(withoutFacets, names, extra.agency, scenario.priceVector, radius));
         }
-        if (res.json().data.total > 0) nonEmpty++;
+        if (res.json().data.total > 0) {
+          nonEmpty++;
+          if (extra.currency !== null) convertedNonEmpty++;
+        }
 
         if (extra.repage !== null) {
           const again: Query = { ...query, offset: String(extra.repage.offset), limit: String(extra.repage.limit) };
@@ -382,5 +420,6 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     expect(sorted).toBeGreaterThan(NUM_RUNS / 3);
     expect(repaged).toBeGreaterThan(NUM_RUNS / 3);
     expect(converted).toBeGreaterThan(NUM_RUNS / 5);
+    expect(convertedNonEmpty, 'searches with currency= that match something').toBeGreaterThan(converted / 2);
   }, 600_000);
 });
