@@ -64,6 +64,11 @@ export interface DemoBundleOptions {
    * project-facility links within FACILITY_LINK_RADIUS_M) grows with this number: lower it for big runs.
    */
   facilities?: number;
+  /**
+   * Percent of the projects priced in other currencies than AED (USD, EUR, GBP, RUB, INR, CNY, in turn);
+   * default 0: only the demo's USD and EUR projects (3 in 48). For the bench's mixed-currency catalogue.
+   */
+  foreignCurrencyPercent?: number;
 }
 
 export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle {
@@ -87,7 +92,7 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle 
   const { users, members, developerAuthors } = generateUsersAndMembers(rng, addFile);
   const contracts = generateContracts();
   const apiKeys = generateApiKeys();
-  const { projects, infos } = generateProjects(rng, addFile, projectCount, scale, developerAuthors);
+  const { projects, infos } = generateProjects(rng, addFile, projectCount, scale, developerAuthors, options.foreignCurrencyPercent);
   const units = generateUnits(rng, addFile, infos, projectCount);
   const facilities = generateFacilities(rng, infos, areaList, projectCount, options.facilities);
   const { boardStages, offerStatuses, clients } = generateCrmRecords();
