@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversion, convertedPriceSql } from '../src/domain/currency.js';
 import { BundleError } from '../src/import/bundle-error.js';
 import { importBundle } from '../src/import/import-bundle.js';
+import { hashApiKey } from '../src/domain/api-key.js';
+import { findActiveKeyByHash } from '../src/queries/api-keys.js';
+import { createEndpoint } from '../src/queries/webhook-endpoints.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
@@ -57,6 +60,9 @@ describe.each(drivers)('currency rates (%s)', (driver) => {
     [{ currency: 'GBP', aed_per_unit: 0, as_of: AS_OF }, 'currency_rates[1].aed_per_unit: must be greater than 0'],
     [{ currency: 'GBP', aed_per_unit: -4.6, as_of: AS_OF }, 'currency_rates[1].aed_per_unit: must be greater than 0'],
     [{ currency: 'GBP', aed_per_unit: '4.6', as_of: AS_OF }, 'currency_rates[1].aed_per_unit: must be a number'],
+    // Not finite: what JSON.parse makes of 1e400, and what a bundle built in code may hold.
+    [{ currency: 'GBP', aed_per_unit: JSON.parse('1e400') as number, as_of: AS_OF }, 'currency_rates[1].aed_per_unit: must be a finite number'],
+    [{ currency: 'GBP', aed_per_unit: Number.NaN, as_of: AS_OF }, 'currency_rates[1].aed_per_unit: must be greater than 0'],
     [{ currency: 'GBP', aed_per_unit: 4.6 }, 'currency_rates[1].as_of: is required'],
     [{ currency: 'GBP', aed_per_unit: 4.6, as_of: 'yesterday' }, 'currency_rates[1].as_of: must be an RFC 3339 timestamp (e.g. 2026-01-01T00:00:00Z)'],
     [{ currency: 'GBP', aed_per_unit: 4.6, as_of: AS_OF, source: 'ECB' }, 'currency_rates[1].source: unknown field'],
@@ -105,6 +111,22 @@ describe.each(drivers)('currency rates (%s)', (driver) => {
     await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.1, as_of: '2026-11-22T12:00:00Z' }] });
     const moved = await since(cursor);
     expect(moved.items.map((item: { type: string; id: number }) => `${item.type} ${item.id}`).sort()).toEqual(['project 2', 'unit 21']);
+    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: AS_OF }] });
+  });
+
+  it('a changed rate sends unit.changed and project.changed webhooks for that currency (empty `changes`: own-currency prices stay); restating it sends nothing', async () => {
+    const keyId = (await findActiveKeyByHash(t.db, hashApiKey(key)))!.id;
+    const { endpoint } = await createEndpoint(t.db, { keyId, url: 'https://hooks.example.test/rates', eventTypes: ['unit.changed', 'project.changed'] });
+    const messages = async () =>
+      (await t.db.selectFrom('webhook_messages').select(['event_type', 'body']).where('endpoint_id', '=', endpoint.id).orderBy('created_at').orderBy('id').execute()).map(
+        (row) => ({ type: row.event_type, data: JSON.parse(row.body).data as { id: number; changes?: string[]; price?: number } }),
+      );
+    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: '2026-11-23T12:00:00Z' }] });
+    expect(await messages()).toEqual([]);
+    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.2, as_of: '2026-11-24T12:00:00Z' }] });
+    const sent = await messages();
+    expect(sent.map((message) => `${message.type} ${message.data.id}`).sort()).toEqual(['project.changed 2', 'unit.changed 21']);
+    expect(sent.find((message) => message.type === 'unit.changed')!.data).toMatchObject({ changes: [], price: 1218139 });
     await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: AS_OF }] });
   });
 

@@ -6886,11 +6886,11 @@ export interface operations {
                         catalogue_version: number;
                         /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
                         cursor: string;
-                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds). */
+                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds; or the exchange rate of its project’s currency, which moves its price under `currency=`). */
                         changes: ("price" | "status" | "availability")[];
-                        /** @description The price now, in the key’s prices (null: no price). */
+                        /** @description The price now, in the key’s prices and the project’s own currency, as GET /units/{id} gives it without `currency=` (null: no price). */
                         price: number | null;
-                        /** @description With `price` in `changes`: the price before, in the key’s prices. */
+                        /** @description With `price` in `changes`: the price before, in the key’s prices and the project’s own currency. */
                         previous_price?: number | null;
                         /** @description The status now: 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
                         status: number;
@@ -7075,7 +7075,7 @@ export interface operations {
                         unit_id: number;
                         /** @description Its project. */
                         project_id: number;
-                        /** @description The offer’s price: the unit’s price in the prices of the key the application was sent with. */
+                        /** @description The offer’s price in `currency`: the unit’s price in the prices of the key the application was sent with, converted at the catalogue’s rates when the offer’s currency differs from the unit’s (as the response’s `offer.price`; see its `price_conversion`). */
                         price: number | null;
                         /** @description The offer’s currency. */
                         currency: string;
