@@ -2450,6 +2450,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "currency": "AED",
+                     *             "aed_per_unit": 1,
+                     *             "minor_unit": 2,
+                     *             "as_of": null
+                     *           },
+                     *           {
+                     *             "currency": "EUR",
+                     *             "aed_per_unit": 4.241,
+                     *             "minor_unit": 2,
+                     *             "as_of": "2026-11-20T12:00:00Z"
+                     *           },
+                     *           {
+                     *             "currency": "USD",
+                     *             "aed_per_unit": 3.6725,
+                     *             "minor_unit": 2,
+                     *             "as_of": "2026-11-20T12:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * @description Always `success`.
