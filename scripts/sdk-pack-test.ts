@@ -52,7 +52,7 @@ const tsconfig = (moduleResolution: 'NodeNext' | 'Bundler') => ({
 
 async function main(): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'sdk-pack-'));
-  const { api, apiKey } = await startDemoApi({ apiPort: 0 });
+  const { api, apiKey, pictures } = await startDemoApi({ apiPort: 0 });
   try {
     step('npm pack (builds dist/)');
     const packOut = await run('npm', ['pack', '--workspace', 'sdk', '--pack-destination', work, '--json'], { cwd: ROOT });
@@ -107,12 +107,9 @@ async function main(): Promise<void> {
     assert.equal((await browserModule.whoAmI(api.url, apiKey)).company.name.length > 0, true);
     console.log(`sdk-pack: ok (${packed.filename}, browser bundle ${bundle.length} bytes)`);
   } finally {
-    await api.stop();
+    await Promise.all([api.stop(), pictures.close()]);
     await rm(work, { recursive: true, force: true });
   }
 }
 
 await main();
-// Something the in-process demo service leaves behind (a timer or handle, not yet found) keeps the
-// event loop alive after stop(): end here so CI does not wait on it.
-process.exit(0);

@@ -4,12 +4,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { inBox, pointInPolygon } from '../src/domain/geo.js';
+import { inBox, inShape } from '../src/domain/geo.js';
 import { FilterError, parsePolygon, parseProjectsQuery } from '../src/domain/project-filters.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { toProjectListItem } from '../src/contract/presenters/projects.js';
 import { ok, Success } from '../src/contract/schemas/envelope.js';
-import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
+import { ListProjectsQuery, ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -19,12 +19,28 @@ import { loadReferenceCatalogue, type ReferenceCatalogue } from './helpers/proje
 
 /*
  * The map filters (`bbox`, `polygon`) of GET /projects from the in-memory search against the SQL
- * reference (src/queries/projects-sql-reference.ts), byte for byte: random boxes and polygons (convex,
- * concave star-shaped, axis-aligned rectangles), with vertices and edges laid exactly on projects'
+ * reference (src/queries/projects-sql-reference.ts), byte for byte: random boxes and shapes (convex,
+ * concave star-shaped, axis-aligned rectangles; polygons with holes; several polygons), with vertices and edges laid exactly on projects'
  * coordinates half the time, ANDed with the reference scenarios' random filters, price vectors other
  * than 0 and every sort. A third opinion, the JS rule of src/domain/geo.ts applied to the catalogue,
  * checks that the shapes chosen do put projects on their boundaries.
  */
+
+/** The one-line polygon as the GeoJSON geometry a map drawing tool would send (MultiPolygon when several). */
+function geoJson(line: string): { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] } {
+  const polygons = line.split('|').map((polygon) =>
+    polygon.split(';').map((ring) => {
+      const values = ring.split(',').map(Number);
+      return Array.from({ length: values.length / 2 }, (_, k) => [values[2 * k], values[2 * k + 1]]);
+    }),
+  );
+  return polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
+}
+
+/** The query as the JSON body of the POST form: numbers and booleans typed as the schema declares, the shape as GeoJSON. */
+function jsonBody(query: Query, polygon: string): Record<string, unknown> {
+  return { ...(Value.Convert(ListProjectsQuery, { ...query }) as Record<string, unknown>), polygon: geoJson(polygon) };
+}
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261125);
 const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 250);
@@ -121,7 +137,20 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
     const [e, n] = [east > west ? east : west + 0.01, north > south ? north : south + 0.01];
     return [west, south, e, south, e, n, west, n].join(',');
   });
-  const polygonArb = fc.oneof(starArb, rectangleArb);
+  // A ring with 1 or 2 holes: smaller stars around projects (inside the outer ring, across its edge or
+  // outside it: each is a case of the rule), and 2 or 3 polygons, some with holes, possibly overlapping.
+  const holeArb = fc
+    .record({ at: fc.nat(), ring: starArb })
+    .map(({ at, ring }) => {
+      const { lng, lat } = points[at % points.length];
+      const values = ring.split(',').map(Number);
+      // The star shrunk to a tenth and moved so that its first vertex sits near the project.
+      const [x0, y0] = [values[0], values[1]];
+      return values.map((v, k) => (k % 2 === 0 ? lng + (v - x0) * 0.1 : lat + (v - y0) * 0.1)).join(',');
+    });
+  const withHolesArb = fc.tuple(fc.oneof(starArb, rectangleArb), fc.array(holeArb, { minLength: 1, maxLength: 2 })).map(([outer, holes]) => [outer, ...holes].join(';'));
+  const multiArb = fc.array(fc.oneof(starArb, rectangleArb, withHolesArb), { minLength: 2, maxLength: 3 }).map((polygons) => polygons.join('|'));
+  const polygonArb = fc.oneof(starArb, rectangleArb, withHolesArb, multiArb);
 
   it('random bboxes and polygons, ANDed with random filters, price vectors and sorts: same body as the SQL reference', async () => {
     let nonEmpty = 0;
@@ -144,6 +173,11 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
           const { secret, record } = await keyFor(priceVector);
           const url = `/projects?${new URLSearchParams(query)}`;
           const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
+          if (res.statusCode === 400 && polygon !== undefined) {
+            const posted = await t.app.inject({ method: 'POST', url: '/projects/search', headers: { 'x-api-key': secret }, payload: jsonBody(query, polygon) });
+            expect(posted.statusCode, `POST ${url}`).toBe(400);
+            expect(posted.json().message, `POST ${url}`).toBe(res.json().message);
+          }
           if (res.statusCode === 400) {
             // Only a polygon the parser itself refuses (a vertex moved onto a project may fold the ring).
             expect(() => parsePolygon(polygon!), `${url}: ${res.body}`).toThrow(FilterError);
@@ -153,6 +187,11 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
           }
           expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
           expect(res.body, `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record));
+          if (polygon !== undefined) {
+            // The POST form, the shape as a GeoJSON geometry: the same answer.
+            const posted = await t.app.inject({ method: 'POST', url: '/projects/search', headers: { 'x-api-key': secret }, payload: jsonBody(query, polygon) });
+            expect(posted.body, `POST ${url}`).toBe(res.body);
+          }
           if (res.json().data.total > 0) nonEmpty++;
           if (polygon !== undefined) withPolygon++;
         },
@@ -182,6 +221,9 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
         { polygon: `${lng - d},${lat - d},${lng + d},${lat + d},${lng + d},${lat - d}` },
         // Concave: the project is the reflex vertex of an arrowhead.
         { polygon: `${lng - d},${lat - d},${lng},${lat},${lng + d},${lat - d},${lng},${lat + d}` },
+        // On a hole's edge (a hole's boundary belongs to the shape), and on a second polygon's vertex.
+        { polygon: `${lng - 2 * d},${lat - 2 * d},${lng + 2 * d},${lat - 2 * d},${lng + 2 * d},${lat + 2 * d},${lng - 2 * d},${lat + 2 * d};${lng},${lat - d},${lng + d},${lat - d},${lng + d},${lat + d},${lng},${lat + d}` },
+        { polygon: `${lng + 5 * d},${lat},${lng + 6 * d},${lat},${lng + 6 * d},${lat + d}|${lng},${lat},${lng + d},${lat},${lng},${lat + d}` },
       ];
       for (const shape of shapes) {
         const query: Query = { ...shape, limit: '100' };
@@ -189,13 +231,46 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
         expect(res.statusCode, res.body).toBe(200);
         expect(res.body, JSON.stringify(query)).toBe(await sqlBody(query, record));
         const page = parseProjectsQuery(shape);
-        const inside = page.filters.bbox ? inBox(lng, lat, page.filters.bbox) : pointInPolygon(lng, lat, page.filters.polygon!);
+        const inside = page.filters.bbox ? inBox(lng, lat, page.filters.bbox) : inShape(lng, lat, page.filters.polygon!);
         if (shape.bbox !== undefined || !shape.polygon!.startsWith(`${lng - d},${lat - d},${lng + d}`)) expect(inside, JSON.stringify(shape)).toBe(true);
         if (inside) onBoundary++;
       }
     }
-    expect(onBoundary).toBeGreaterThan(90);
+    expect(onBoundary).toBeGreaterThan(110);
   }, 300_000);
+
+  it('the POST form: the one-line polygon or GeoJSON, every other parameter as in the query; bad shapes and bodies are 400s', async () => {
+    const { secret } = await keyFor(7);
+    const { lng, lat } = points[0];
+    const ring = [[lng - 0.2, lat - 0.2], [lng + 0.2, lat - 0.2], [lng + 0.2, lat + 0.2], [lng - 0.2, lat + 0.2]];
+    const line = ring.map(([x, y]) => `${x},${y}`).join(',');
+    const get = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams({ polygon: line, bedrooms: '1,2', sort: '-price_from', facets: 'bedrooms', limit: '5' })}`, headers: { 'x-api-key': secret } });
+    expect(get.statusCode).toBe(200);
+    expect(get.json().data.total).toBeGreaterThan(0);
+    for (const polygon of [line, { type: 'Polygon', coordinates: [[...ring, ring[0]]] }, { type: 'MultiPolygon', coordinates: [[ring.map(([x, y]) => [x, y, 12])]] }]) {
+      const posted = await t.app.inject({ method: 'POST', url: '/projects/search', headers: { 'x-api-key': secret }, payload: { polygon, bedrooms: '1,2', sort: '-price_from', facets: 'bedrooms', limit: 5 } });
+      expect(posted.statusCode, posted.body).toBe(200);
+      expect(posted.body, JSON.stringify(polygon)).toBe(get.body);
+    }
+    const bad = async (payload: unknown) => {
+      const res = await t.app.inject({ method: 'POST', url: '/projects/search', headers: { 'x-api-key': secret, 'content-type': 'application/json' }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json() as { status: string; message: string };
+    };
+    expect((await bad({ polygon: { type: 'Polygon', coordinates: [[[0, 0], [10, 10], [10, 0], [0, 10]]] } })).message).toBe('polygon must not intersect itself: edges 1 and 3 cross or touch');
+    expect((await bad({ polygon: { type: 'Polygon', coordinates: [[[0, 0], [10, 0], [10, 10]], [[1, 1], [200, 1], [2, 2]]] } })).message).toContain('hole 1: vertex 2\u2019s longitude 200');
+    const shapeMessage = 'polygon must be the one-line form lng,lat,... or a GeoJSON Polygon or MultiPolygon whose rings are lists of at least 3 positions [lng, lat]';
+    expect((await bad({ polygon: { type: 'Point', coordinates: [55, 25] } })).message).toBe(shapeMessage);
+    expect((await bad({ polygon: { type: 'Polygon', coordinates: [[[0, 0], [1, 1]]] } })).message).toBe(shapeMessage);
+    expect((await bad({ polygon: 5 })).message).toBe(shapeMessage);
+    expect((await bad({ bedrooms: '9' })).message).toMatch(/^bedrooms/);
+    expect((await bad({ unknown_parameter: 1 })).message).toMatch(/unknown_parameter/);
+    const many = Array.from({ length: 1001 }, (_, k) => [55 + 0.1 * Math.cos(k / 160), 25 + 0.1 * Math.sin(k / 160)]);
+    expect((await bad({ polygon: { type: 'Polygon', coordinates: [many] } })).message).toBe('polygon has 1001 vertices; at most 1000 are allowed');
+    expect((await bad({ polygon: 'x'.repeat(70 * 1024) })).message).toBe('request body must not exceed 64 KiB');
+    const noKey = await t.app.inject({ method: 'POST', url: '/projects/search', payload: { polygon: line } });
+    expect(noKey.statusCode).toBe(401);
+  });
 
   it('a bad bbox or polygon is a 400 in the error envelope naming the parameter; nothing else changes', async () => {
     const { secret } = await keyFor(0);

@@ -19,6 +19,7 @@ import type {
   ProjectFeaturesQuery,
   ProjectListItem,
   ProjectsPage,
+  ProjectsSearchBody,
   ProjectsQuery,
   ProjectType,
   Unit,
@@ -119,6 +120,11 @@ export class CatalogueClient {
   /** GET /projects: one page of the search, with the total number of matches. */
   listProjects(query: ProjectsQuery = {}): Promise<ProjectsPage> {
     return unwrap(this.raw.GET('/projects', { params: { query } }));
+  }
+
+  /** POST /projects/search: the same search with its parameters in a JSON body, for drawn shapes too long for a URL. */
+  searchProjects(body: ProjectsSearchBody): Promise<ProjectsPage> {
+    return unwrap(this.raw.POST('/projects/search', { body }));
   }
 
   /** Every page of GET /projects for `query`, from `query.offset` (default 0) to the end. */

@@ -65,18 +65,19 @@ export function haversineSql(lat1: Degrees, lng1: Degrees, lat2: Degrees, lng2: 
 }
 
 /*
- * The map filters, in one place: a viewport box (`bbox`) and a polygon (`polygon`), both in longitude /
+ * The map filters, in one place: a viewport box (`bbox`) and a shape (`polygon`: one polygon or several,
+ * each an outer ring with any holes, as GeoJSON's Polygon and MultiPolygon), both in longitude /
  * latitude degrees, GeoJSON order. Shapes live in the plane of those degrees (an edge is the straight
  * line between its vertices on an equirectangular map, not a great circle: the same as GeoJSON's
  * coordinates read by Typesense, Meilisearch or a map drawing tool), and do not cross the antimeridian.
  *
- * Boundaries are inside: a project exactly on a box side or corner, or on a polygon's edge or vertex,
- * matches. "Exactly" is decided in double-precision arithmetic, the same operations in the same order
+ * Boundaries are inside: a project exactly on a box side or corner, or on a ring's edge or vertex (an
+ * outer ring's or a hole's), matches. "Exactly" is decided in double-precision arithmetic, the same operations in the same order
  * in JavaScript (the in-memory search) and in SQL (the reference of GET /projects): a vertex, and any
  * point of a horizontal or vertical edge, is exact; for a slanted edge a point counts as on it when
  * the cross product (x2 − x1)(py − y1) − (y2 − y1)(px − x1) is 0 in doubles. Inside a polygon is the
  * even-odd rule (a ray to the east crosses the boundary an odd number of times; the half-open rule
- * y1 > py ≠ y2 > py counts each vertex once). Simple polygons only (no self-intersection), where
+ * y1 > py ≠ y2 > py counts each vertex once). Simple rings only (no self-intersection), where
  * even-odd and non-zero winding agree. Projects without coordinates never match.
  */
 
@@ -88,11 +89,23 @@ export interface LngLatBox {
   north: number;
 }
 
-/** A simple polygon: vertex i is (xs[i], ys[i]) = (lng, lat), not closed (the last joins the first). */
-export interface LngLatPolygon {
+/** A simple closed ring: vertex i is (xs[i], ys[i]) = (lng, lat), not closed (the last joins the first). */
+export interface LngLatRing {
   xs: number[];
   ys: number[];
-  /** Its bounding box: a cheap pre-test, the polygon decides. */
+  /** Its bounding box: a cheap pre-test, the ring decides. */
+  box: LngLatBox;
+}
+
+/** A polygon: an outer ring and any holes (GeoJSON Polygon). */
+export interface LngLatPolygon {
+  outer: LngLatRing;
+  holes: LngLatRing[];
+}
+
+/** The `polygon` filter: one polygon or several (GeoJSON MultiPolygon); `box` bounds them all. */
+export interface LngLatShape {
+  polygons: LngLatPolygon[];
   box: LngLatBox;
 }
 
@@ -105,9 +118,15 @@ export function inBoxSql(lng: Degrees, lat: Degrees, box: LngLatBox): RawBuilder
   return sql<boolean>`(${lng} BETWEEN ${box.west}::float8 AND ${box.east}::float8 AND ${lat} BETWEEN ${box.south}::float8 AND ${box.north}::float8)`;
 }
 
-/** Even-odd point in polygon, boundary inside (see above); pointInPolygonSql is the same in SQL. */
-export function pointInPolygon(px: number, py: number, polygon: LngLatPolygon): boolean {
-  const { xs, ys } = polygon;
+/** Where a point lies with respect to a ring; ringPositionSql gives the same numbers in SQL. */
+export const OUTSIDE = 0;
+export const INSIDE = 1;
+export const ON_BOUNDARY = 2;
+export type RingPosition = typeof OUTSIDE | typeof INSIDE | typeof ON_BOUNDARY;
+
+/** On an edge or vertex (exact in doubles, see above), else inside by the even-odd rule, else outside. */
+export function ringPosition(px: number, py: number, ring: LngLatRing): RingPosition {
+  const { xs, ys } = ring;
   let inside = false;
   for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) {
     const x1 = xs[j];
@@ -118,27 +137,57 @@ export function pointInPolygon(px: number, py: number, polygon: LngLatPolygon): 
       Math.min(x1, x2) <= px && px <= Math.max(x1, x2) && Math.min(y1, y2) <= py && py <= Math.max(y1, y2) &&
       (x2 - x1) * (py - y1) === (y2 - y1) * (px - x1)
     ) {
-      return true;
+      return ON_BOUNDARY;
     }
     if (y1 > py !== y2 > py && px < ((x2 - x1) * (py - y1)) / (y2 - y1) + x1) inside = !inside;
   }
-  return inside;
+  return inside ? INSIDE : OUTSIDE;
 }
 
 /**
- * pointInPolygon in SQL, over the polygon's edges (x1, y1) -> (x2, y2) unnested from four float8
- * arrays; the same comparisons and arithmetic in the same order. CASE guards the division: SQL does
- * not promise to skip the right side of an AND.
+ * In the shape: inside or on the outer ring of one of its polygons and not strictly inside any of that
+ * polygon's holes (a hole's boundary belongs to the shape, as every boundary does). Polygons may
+ * overlap (their union counts); a hole outside its outer ring removes nothing. inShapeSql is the same.
  */
-export function pointInPolygonSql(px: Degrees, py: Degrees, polygon: LngLatPolygon): RawBuilder<boolean> {
-  const { xs, ys } = polygon;
+export function inShape(px: number, py: number, shape: LngLatShape): boolean {
+  for (const { outer, holes } of shape.polygons) {
+    if (!inBox(px, py, outer.box) || ringPosition(px, py, outer) === OUTSIDE) continue;
+    if (!holes.some((hole) => inBox(px, py, hole.box) && ringPosition(px, py, hole) === INSIDE)) return true;
+  }
+  return false;
+}
+
+/**
+ * ringPosition in SQL, over the ring's edges (x1, y1) -> (x2, y2) unnested from four float8 arrays;
+ * the same comparisons and arithmetic in the same order. CASE guards the division: SQL does not
+ * promise to skip the right side of an AND.
+ */
+export function ringPositionSql(px: Degrees, py: Degrees, ring: LngLatRing): RawBuilder<RingPosition> {
+  const { xs, ys } = ring;
   const next = (values: number[]) => [...values.slice(1), values[0]];
   const array = (values: number[]) => sql`${`{${values.map(String).join(',')}}`}::float8[]`;
-  return sql<boolean>`coalesce((SELECT bool_or(
+  return sql<RingPosition>`(SELECT CASE WHEN bool_or(
       least(x1, x2) <= ${px} AND ${px} <= greatest(x1, x2) AND least(y1, y2) <= ${py} AND ${py} <= greatest(y1, y2)
       AND (x2 - x1) * (${py} - y1) = (y2 - y1) * (${px} - x1)
-    ) OR count(*) FILTER (WHERE CASE WHEN (y1 > ${py}) <> (y2 > ${py}) THEN ${px} < (x2 - x1) * (${py} - y1) / (y2 - y1) + x1 ELSE false END) % 2 = 1
-    FROM unnest(${array(xs)}, ${array(ys)}, ${array(next(xs))}, ${array(next(ys))}) AS e(x1, y1, x2, y2)), false)`;
+    ) THEN ${sql.lit(ON_BOUNDARY)}
+    WHEN count(*) FILTER (WHERE CASE WHEN (y1 > ${py}) <> (y2 > ${py}) THEN ${px} < (x2 - x1) * (${py} - y1) / (y2 - y1) + x1 ELSE false END) % 2 = 1
+    THEN ${sql.lit(INSIDE)} ELSE ${sql.lit(OUTSIDE)} END
+    FROM unnest(${array(xs)}, ${array(ys)}, ${array(next(xs))}, ${array(next(ys))}) AS e(x1, y1, x2, y2))`;
+}
+
+/** inShape in SQL (NULL coordinates: false). */
+export function inShapeSql(px: Degrees, py: Degrees, shape: LngLatShape): RawBuilder<boolean> {
+  const polygons = shape.polygons.map(({ outer, holes }) =>
+    sql.join(
+      [
+        inBoxSql(px, py, outer.box),
+        sql`${ringPositionSql(px, py, outer)} <> ${sql.lit(OUTSIDE)}`,
+        ...holes.map((hole) => sql`${ringPositionSql(px, py, hole)} <> ${sql.lit(INSIDE)}`),
+      ],
+      sql` AND `,
+    ),
+  );
+  return sql<boolean>`coalesce((${sql.join(polygons.map((p) => sql`(${p})`), sql` OR `)}), false)`;
 }
 
 /** Orientation of (a, b, c): > 0 counter-clockwise, < 0 clockwise, 0 collinear (in doubles). */

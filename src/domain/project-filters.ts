@@ -1,5 +1,5 @@
 import type { FacilityCategory } from './catalogue-codes.js';
-import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatPolygon } from './geo.js';
+import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
 
 /*
  * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
@@ -115,8 +115,8 @@ export interface ProjectFilters {
   geo?: GeoFilter;
   /** `bbox`: the project's coordinates within the box, edges included (src/domain/geo.ts). */
   bbox?: LngLatBox;
-  /** `polygon`: the project's coordinates inside the polygon or on its boundary (src/domain/geo.ts). */
-  polygon?: LngLatPolygon;
+  /** `polygon`: the project's coordinates inside the shape or on its boundary (src/domain/geo.ts). */
+  polygon?: LngLatShape;
   nearCategories: FacilityCategory[];
   featureIds?: number[];
   /** Undefined when no unit-level parameter was given (no EXISTS over units at all then). */
@@ -303,7 +303,7 @@ function flushTiny(degrees: number): number {
   return Math.abs(degrees) < 1e-9 ? 0 : degrees;
 }
 
-/** The most vertices `polygon` takes (the closing repeat of the first not counted). */
+/** The most vertices `polygon` takes, all rings together (the closing repeat of each ring's first not counted). */
 export const MAX_POLYGON_VERTICES = 1000;
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -339,20 +339,21 @@ export function parseBbox(raw: string): LngLatBox {
 
 const POLYGON_FORMAT = 'a comma-separated list lng,lat,lng,lat,... of at least 3 vertices (degrees, GeoJSON order)';
 
-/**
- * `polygon=lng,lat,lng,lat,...`: one ring, its vertices in order (either direction), closed or not (a
- * last vertex equal to the first is dropped), repeated consecutive vertices dropped. At most
- * MAX_POLYGON_VERTICES vertices, at least 3 distinct, a simple polygon (no edge crosses or touches
- * another) of non-zero area.
- */
-export function parsePolygon(raw: string): LngLatPolygon {
-  const values = numberList('polygon', raw, POLYGON_FORMAT);
-  if (values.length % 2 !== 0) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got an odd count of numbers (${values.length})`);
+/** Where a ring sits in the shape, for messages: nothing for the only ring, else "polygon 2, hole 1: ". */
+function ringName(polygon: number, ring: number, polygons: number, rings: number): string {
+  if (polygons === 1 && rings === 1) return '';
+  const hole = ring === 0 ? 'outer ring' : `hole ${ring}`;
+  return polygons === 1 ? `${hole}: ` : `polygon ${polygon + 1}, ${hole}: `;
+}
+
+/** A ring's vertices: in order, closed or not (a last vertex equal to the first is dropped), repeats in a row dropped. */
+function verticesOf(values: number[], where: string): { xs: number[]; ys: number[] } {
+  if (values.length % 2 !== 0) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; ${where}got an odd count of numbers (${values.length})`);
   const xs: number[] = [];
   const ys: number[] = [];
   for (let k = 0; k < values.length; k += 2) {
     const [lng, lat] = [flushTiny(values[k]), flushTiny(values[k + 1])];
-    checkLngLat('polygon', lng, lat, `vertex ${k / 2 + 1}\u2019s`);
+    checkLngLat('polygon', lng, lat, `${where}vertex ${k / 2 + 1}\u2019s`);
     if (xs.length > 0 && xs[xs.length - 1] === lng && ys[ys.length - 1] === lat) continue;
     xs.push(lng);
     ys.push(lat);
@@ -361,15 +362,62 @@ export function parsePolygon(raw: string): LngLatPolygon {
     xs.pop();
     ys.pop();
   }
-  if (xs.length > MAX_POLYGON_VERTICES) throw new FilterError('polygon', `polygon has ${xs.length} vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
-  if (xs.length < 3) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; got ${xs.length} distinct vertices`);
+  return { xs, ys };
+}
+
+/** A ring as the filter takes it: at least 3 distinct vertices, simple (no edge crosses or touches another), of non-zero area. */
+function ringOf({ xs, ys }: { xs: number[]; ys: number[] }, where: string): LngLatRing {
+  if (xs.length < 3) throw new FilterError('polygon', `polygon must be ${POLYGON_FORMAT}; ${where}got ${xs.length} distinct vertices`);
   const crossing = selfIntersection(xs, ys);
-  if (crossing) throw new FilterError('polygon', `polygon must not intersect itself: ${crossing}`);
+  if (crossing) throw new FilterError('polygon', `polygon must not intersect itself: ${where}${crossing}`);
   let twiceArea = 0;
   for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) twiceArea += xs[j] * ys[i] - xs[i] * ys[j];
   // A simple ring of zero area has every vertex on one line.
-  if (twiceArea === 0) throw new FilterError('polygon', 'polygon has no area (its vertices are collinear)');
+  if (twiceArea === 0) throw new FilterError('polygon', `polygon has no area (${where}its vertices are collinear)`);
   return { xs, ys, box: boxOf(xs, ys) };
+}
+
+/**
+ * The shape from polygons of rings (outer ring first, then holes), each ring a flat list
+ * lng,lat,lng,lat,...: every vertex in range, at most MAX_POLYGON_VERTICES in all (counted before
+ * the rings are checked for crossings, the costly part), then each ring as ringOf says.
+ */
+export function shapeOf(polygons: number[][][]): LngLatShape {
+  const names = polygons.map((rings, p) => rings.map((_, r) => ringName(p, r, polygons.length, rings.length)));
+  const vertices = polygons.map((rings, p) => rings.map((values, r) => verticesOf(values, names[p][r])));
+  const total = vertices.flat().reduce((sum, ring) => sum + ring.xs.length, 0);
+  if (total > MAX_POLYGON_VERTICES) throw new FilterError('polygon', `polygon has ${total} vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
+  const shape = vertices.map((rings, p) => {
+    const [outer, ...holes] = rings.map((ring, r) => ringOf(ring, names[p][r]));
+    return { outer, holes };
+  });
+  const boxes = shape.map(({ outer }) => outer.box);
+  const box = {
+    west: Math.min(...boxes.map((b) => b.west)),
+    south: Math.min(...boxes.map((b) => b.south)),
+    east: Math.max(...boxes.map((b) => b.east)),
+    north: Math.max(...boxes.map((b) => b.north)),
+  };
+  return { polygons: shape, box };
+}
+
+/**
+ * GeoJSON Polygon or MultiPolygon coordinates (positions [lng, lat, altitude?]) in the one-line form
+ * parsePolygon reads, so that both forms go through the same checks: numbers print exactly as they
+ * were read (JavaScript's shortest round-trip form), an altitude is dropped.
+ */
+export function polygonLine(geometry: { type: 'Polygon'; coordinates: number[][][] } | { type: 'MultiPolygon'; coordinates: number[][][][] }): string {
+  const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+  return polygons.map((rings) => rings.map((ring) => ring.map(([lng, lat]) => `${lng},${lat}`).join(',')).join(';')).join('|');
+}
+
+/**
+ * `polygon=lng,lat,lng,lat,...`: one ring; `;` starts a hole of the current polygon and `|` starts
+ * another polygon (`outer;hole|outer`, GeoJSON's Polygon and MultiPolygon in one line). At most
+ * MAX_POLYGON_VERTICES vertices in all. Each ring as ringOf says.
+ */
+export function parsePolygon(raw: string): LngLatShape {
+  return shapeOf(raw.split('|').map((polygon) => polygon.split(';').map((ring) => numberList('polygon', ring, POLYGON_FORMAT))));
 }
 
 function percent(parameter: string, value: number | undefined): number | undefined {

@@ -413,6 +413,23 @@ export const operationExamples: Record<string, OperationExamples> = {
     },
     responses: { 200: success(projectsPage) },
   },
+  searchProjects: {
+    // A community boundary with a lake cut out, drawn on a map: too long for a request line when detailed.
+    requestBody: {
+      bedrooms: '2',
+      sort: 'price_from',
+      limit: 20,
+      fields: 'id,name,logo,price_from,location',
+      polygon: {
+        type: 'Polygon',
+        coordinates: [
+          [[55.128, 25.072], [55.146, 25.068], [55.152, 25.086], [55.134, 25.094], [55.128, 25.072]],
+          [[55.138, 25.078], [55.142, 25.078], [55.142, 25.082], [55.138, 25.082], [55.138, 25.078]],
+        ],
+      },
+    },
+    responses: { 200: success(projectsPage) },
+  },
   listAllProjects: { responses: { 200: success(flatList) } },
   getProject: { parameters: id, responses: { 200: success(projectDetail), 404: error(messages.projectNotFound) } },
   getProjectContacts: { parameters: id, responses: { 200: success(contacts), 404: error(messages.projectNotFound) } },

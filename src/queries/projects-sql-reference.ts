@@ -3,7 +3,7 @@ import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
 import { likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { AFTER_HANDOVER_PLAN_TYPES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
-import { haversineSql, inBoxSql, pointInPolygonSql } from '../domain/geo.js';
+import { haversineSql, inBoxSql, inShapeSql } from '../domain/geo.js';
 import { aedValueSql, convertedOnlySql, shownCurrencySql, shownPriceSql, type DisplayCurrency, type ReadScope } from '../domain/currency.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
@@ -196,7 +196,7 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
   if (filters.bbox) conditions.push(inBoxSql(sql.ref('p.longitude'), sql.ref('p.latitude'), filters.bbox));
   if (filters.polygon) {
     conditions.push(inBoxSql(sql.ref('p.longitude'), sql.ref('p.latitude'), filters.polygon.box));
-    conditions.push(pointInPolygonSql(sql.ref('p.longitude'), sql.ref('p.latitude'), filters.polygon));
+    conditions.push(inShapeSql(sql.ref('p.longitude'), sql.ref('p.latitude'), filters.polygon));
   }
   for (const category of filters.nearCategories) {
     // The importer keeps the distance to the nearest linked facility of each category on the project.

@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { haversineM, inBox, pointInPolygon } from '../domain/geo.js';
+import { haversineM, inBox, inShape } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
@@ -206,7 +206,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   }
   if (filters.polygon) {
     const polygon = filters.polygon;
-    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && pointInPolygon(p.longitude[i], p.latitude[i], polygon));
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && inShape(p.longitude[i], p.latitude[i], polygon));
   }
   for (const category of filters.nearCategories) {
     const nearest = p.nearest[category];

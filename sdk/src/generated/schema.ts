@@ -241,6 +241,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search projects (POST form, for large shapes)
+         * @description The same search as GET /projects, its parameters as a JSON object (up to 64 KiB), where `polygon` may also be a GeoJSON Polygon or MultiPolygon. Same answers, same limits, same errors as the GET form; use it when a drawn shape does not fit in the request line. Nothing is written: the request can be repeated.
+         */
+        post: operations["searchProjects"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/list": {
         parameters: {
             query?: never;
@@ -2796,7 +2816,7 @@ export interface operations {
                  */
                 bbox?: string;
                 /**
-                 * @description A drawn area: its vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3 and at most 1000, in either direction; closing the ring (repeating the first vertex last) is optional. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside (even-odd rule) or exactly on an edge or vertex. The polygon must be simple (no edge crossing or touching another) with a non-zero area, else 400. Holes and multi-polygons are not supported yet. Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.
+                 * @description A drawn area: a ring's vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3, in either direction; closing the ring (repeating the first vertex last) is optional. `;` starts a hole in the current polygon and `|` starts another polygon: `outer;hole;hole|outer` is a GeoJSON MultiPolygon in one line. At most 1000 vertices in all rings together. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside an outer ring (even-odd rule) or exactly on its edge or vertex, and not strictly inside one of its holes (a hole's edge belongs to the area, as every boundary does); polygons may overlap (their union counts) and a hole outside its outer ring removes nothing. Each ring must be simple (no edge crossing or touching another) with a non-zero area, else 400 naming the ring (`polygon 2, hole 1: ...`). Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.
                  * @example 55.128,25.072,55.146,25.068,55.152,25.086,55.134,25.094
                  */
                 polygon?: string;
@@ -3171,6 +3191,590 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    searchProjects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bedrooms": "2",
+                 *       "sort": "price_from",
+                 *       "limit": 20,
+                 *       "fields": "id,name,logo,price_from,location",
+                 *       "polygon": {
+                 *         "type": "Polygon",
+                 *         "coordinates": [
+                 *           [
+                 *             [
+                 *               55.128,
+                 *               25.072
+                 *             ],
+                 *             [
+                 *               55.146,
+                 *               25.068
+                 *             ],
+                 *             [
+                 *               55.152,
+                 *               25.086
+                 *             ],
+                 *             [
+                 *               55.134,
+                 *               25.094
+                 *             ],
+                 *             [
+                 *               55.128,
+                 *               25.072
+                 *             ]
+                 *           ],
+                 *           [
+                 *             [
+                 *               55.138,
+                 *               25.078
+                 *             ],
+                 *             [
+                 *               55.142,
+                 *               25.078
+                 *             ],
+                 *             [
+                 *               55.142,
+                 *               25.082
+                 *             ],
+                 *             [
+                 *               55.138,
+                 *               25.082
+                 *             ],
+                 *             [
+                 *               55.138,
+                 *               25.078
+                 *             ]
+                 *           ]
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Case-insensitive substring of the project name or of its developer’s name (`%` and `_` are literal); leading and trailing white space is ignored. Blank: no filter. */
+                    search?: string;
+                    /** @description Developer company ids (GET /companies); the project belongs to one of them. Comma-separated, any number of items. */
+                    developer_ids?: string;
+                    /** @description Project `type` values (positive integers); the project has one of them. Comma-separated, any number of items. */
+                    unit_types?: string;
+                    /** @description Project development statuses, 1 to 3; the project has one of them. Comma-separated, any number of items. */
+                    development_status?: string;
+                    /** @description Unit bedrooms, 0 to 5: 0 = studio, 5 = five or more. Unit-level: some unit of the project has one of these. Comma-separated, any number of items. */
+                    bedrooms?: string;
+                    /** @description Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level. Comma-separated, any number of items. */
+                    statuses?: string;
+                    /** @description Minimum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match. */
+                    price_min?: number;
+                    /** @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound. */
+                    price_max?: number;
+                    /** @description Minimum unit price (key’s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match. */
+                    price_per_ft2_min?: number;
+                    /** @description Maximum price per ft² (key’s prices), inclusive. Unit-level. */
+                    price_per_ft2_max?: number;
+                    /** @description Minimum unit price (key’s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match. */
+                    price_per_m2_min?: number;
+                    /** @description Maximum price per m² (key’s prices), inclusive. Unit-level. */
+                    price_per_m2_max?: number;
+                    /** @description Minimum unit area, m², inclusive. Unit-level. */
+                    size_min?: number;
+                    /** @description Maximum unit area, m², inclusive. Unit-level. */
+                    size_max?: number;
+                    /** @description Minimum number of parking spaces of the unit. Unit-level. */
+                    parking_min?: number;
+                    /** @description Branded projects only (`true`) or unbranded only (`false`). `true` or `false`. */
+                    is_branded?: boolean;
+                    /** @description Resale projects only (`true`) or non-resale only (`false`). `true` or `false`. */
+                    is_resale?: boolean;
+                    /** @description Projects with an escrow account (`true`) or without one (`false`). `true` or `false`. */
+                    is_escrow?: boolean;
+                    /** @description Handover on or after this bound: RFC 3339 date-time, or YYYY-MM-DD meaning 00:00 UTC that day. Projects without a handover date never match. */
+                    handover_from?: string;
+                    /** @description Handover on or before this bound: RFC 3339 date-time (inclusive), or YYYY-MM-DD meaning the whole of that day (UTC). Projects without a handover date never match. */
+                    handover_to?: string;
+                    /** @description Maximum percent due before handover: the sum of the percents of the payment-plan parts of type 1 (down payment) and 2 (during construction) is at most this value. Projects without a payment plan never match. */
+                    payment_max_pre_handover?: number;
+                    /** @description Minimum percent due after handover: the sum of the percents of the payment-plan parts of type 3 (on completion) is at least this value. Projects without a payment plan never match. */
+                    payment_min_after_handover?: number;
+                    /** @description `true`: only projects whose payment plan has a part of type 3 (on completion) with a percent above 0. `false` sets no constraint. `true` or `false`. */
+                    payment_only_post_handover?: boolean;
+                    /** @description Latitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together. */
+                    lat?: number;
+                    /** @description Longitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together. */
+                    lng?: number;
+                    /** @description Search radius, km: great-circle (haversine, Earth radius 6371008.8 m) distance from the centre to the project’s coordinates, inclusive. Projects without coordinates never match. */
+                    radius_km?: number;
+                    /** @description Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter (including `lat`/`lng`/`radius_km` and `polygon`) by AND. */
+                    bbox?: string;
+                    /** @description The `polygon` of GET /projects, either in its one-line form or as a GeoJSON Polygon or MultiPolygon geometry object (positions `[longitude, latitude]`). The same rule and limits: at most 1000 vertices in all rings, each ring simple with a non-zero area, a hole's edge inside the area. */
+                    polygon?: string | ({
+                        /**
+                         * @description Always `Polygon`.
+                         * @enum {string}
+                         */
+                        type: "Polygon";
+                        /** @description The outer ring, then any holes; each ring a list of positions `[lng, lat]`, closed or not. */
+                        coordinates: number[][][];
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        /**
+                         * @description Always `MultiPolygon`.
+                         * @enum {string}
+                         */
+                        type: "MultiPolygon";
+                        /** @description Polygons, each its outer ring then any holes. */
+                        coordinates: number[][][][];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                    /** @description `true`: only projects with a linked airports and ports facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_airport?: boolean;
+                    /** @description `true`: only projects with a linked education facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_education?: boolean;
+                    /** @description `true`: only projects with a linked employment facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_employment?: boolean;
+                    /** @description `true`: only projects with a linked healthcare facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_healthcare?: boolean;
+                    /** @description `true`: only projects with a linked lifestyle facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_lifestyle?: boolean;
+                    /** @description `true`: only projects with a linked retail facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_retail?: boolean;
+                    /** @description `true`: only projects with a linked transport facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_transport?: boolean;
+                    /** @description `true`: only projects with a linked tourism facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                    near_tourism?: boolean;
+                    /** @description Project feature/amenity ids (GET /project-preferences); the project must have all of them. Comma-separated, any number of items. */
+                    preference_ids?: string;
+                    /** @description Unit tag ids (GET /preferences): one single unit of the project must carry all of them and also satisfy every other unit-level filter. Comma-separated, any number of items. */
+                    unit_preference_ids?: string;
+                    /**
+                     * @description Page size, default 20, at least 1; values above 100 are capped at 100.
+                     * @default 20
+                     */
+                    limit?: number;
+                    /**
+                     * @description Number of projects skipped, default 0, at most 9007199254740991 (2^53−1). Past the last match the page is empty and `total` is still the number of matches.
+                     * @default 0
+                     */
+                    offset?: number;
+                    /**
+                     * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                     * @example USD
+                     */
+                    currency?: string;
+                    /** @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending. */
+                    sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
+                    /** @description Comma-separated facet names (`bedrooms`, `statuses`, `development_status`, `developer`, `unit_types`, `area`, `is_branded`, `is_resale`, `is_escrow`). When given, `facets` in the response holds, per facet, the number of matching projects per value, each facet counted under every filter except its own (as if its own filter asked for that value alone). Not given: no `facets` in the response. */
+                    facets?: string;
+                    /**
+                     * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`. An unknown name is answered 400 listing the unknown names.
+                     * @example id,name,logo,price_from
+                     */
+                    fields?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description One page of matching projects and their total. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "total": 57,
+                     *         "items": [
+                     *           {
+                     *             "id": 42,
+                     *             "name": "Marina Vista Residences",
+                     *             "status": 3,
+                     *             "development_status": 1,
+                     *             "is_branded": false,
+                     *             "is_resale": false,
+                     *             "is_escrow": true,
+                     *             "handover_date": "2028-06-30T00:00:00.000Z",
+                     *             "price_from": 1250000,
+                     *             "size_from": 68.5,
+                     *             "currency": "AED",
+                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *             "company": {
+                     *               "id": 3,
+                     *               "name": "Skyline Developments",
+                     *               "logo": "https://cdn.example-agency.ae/companies/3/logo.png"
+                     *             },
+                     *             "payment_plans": [
+                     *               {
+                     *                 "type": 1,
+                     *                 "percent": 20
+                     *               },
+                     *               {
+                     *                 "type": 2,
+                     *                 "percent": 40
+                     *               },
+                     *               {
+                     *                 "type": 3,
+                     *                 "percent": 40
+                     *               }
+                     *             ],
+                     *             "preferences": {
+                     *               "features": [
+                     *                 {
+                     *                   "id": 4,
+                     *                   "name": "Smart home",
+                     *                   "type": 1
+                     *                 }
+                     *               ],
+                     *               "amenities": [
+                     *                 {
+                     *                   "id": 14,
+                     *                   "name": "Gym",
+                     *                   "type": 2
+                     *                 },
+                     *                 {
+                     *                   "id": 17,
+                     *                   "name": "Swimming pool",
+                     *                   "type": 2
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /**
+                             * Format: int64
+                             * @description Number of projects matching the filters, regardless of limit and offset.
+                             */
+                            total: number;
+                            /** @description Only with `facets`: the facets asked for, each as counts per value. */
+                            facets?: {
+                                /** @description Per bedrooms value of the `bedrooms` filter (0 studio, 5 five or more): projects with one unit of it that satisfies every other unit-level filter. Values with at least one project, ascending. */
+                                bedrooms?: {
+                                    /** @description Bedrooms, as the `bedrooms` filter takes it (5: five or more). */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Per unit status: projects with one unit of it that satisfies every other unit-level filter. Values with at least one project, ascending. */
+                                statuses?: {
+                                    /** @description Unit status id, as the `statuses` filter takes it. */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Per development status. Values with at least one project, ascending. */
+                                development_status?: {
+                                    /** @description Development status id, as the `development_status` filter takes it. */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Per developer company id (`developer_ids`). Values with at least one project, ascending. */
+                                developer?: {
+                                    /** @description Developer company id. */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Per project type (`unit_types`). Values with at least one project, ascending. */
+                                unit_types?: {
+                                    /** @description Project type id, as the `unit_types` filter takes it. */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Per area id (GET /areas); projects without an area are not counted. Values with at least one project, ascending. */
+                                area?: {
+                                    /** @description Area id. */
+                                    value: number;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Branded or not. Values with at least one project, ascending. */
+                                is_branded?: {
+                                    /** @description Whether the project is branded. */
+                                    value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description Resale or not. Values with at least one project, ascending. */
+                                is_resale?: {
+                                    /** @description Whether the project is a resale. */
+                                    value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                                /** @description With an escrow account or not. Values with at least one project, ascending. */
+                                is_escrow?: {
+                                    /** @description Whether the project has an escrow account. */
+                                    value: boolean;
+                                    /** @description The value’s name, to show instead of the value (e.g. `Studio`, `Off-plan`, a developer’s or area’s name); null when the catalogue names no such code (project types and development statuses are named by GET /project-types and GET /development-statuses). */
+                                    label: string | null;
+                                    /** @description Whether the facet’s own filter takes this value: a link to the same search with that filter set to it answers 200. False for every `area` value (no area filter) and for `development_status` 0, which is counted but which the filter (1 to 3) refuses. */
+                                    filterable: boolean;
+                                    /** @description Matching projects with this value, under every filter except the facet’s own. */
+                                    count: number;
+                                }[];
+                            };
+                            /** @description The page, in the order of `sort` (default: project name, then id); stable: paging with the same filters and sort never repeats or skips a project. */
+                            items: {
+                                /** @description Project id. */
+                                id: number;
+                                /** @description Project name. */
+                                name: string;
+                                /** @description Free-form status of the agency platform; no defined meaning. */
+                                status: number;
+                                /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
+                                development_status: number;
+                                /** @description Branded residence. */
+                                is_branded: boolean;
+                                /** @description Resale (secondary market) project. */
+                                is_resale: boolean;
+                                /** @description The project has an escrow account. */
+                                is_escrow: boolean;
+                                /** @description Planned (or actual) handover date. */
+                                handover_date: string | null;
+                                /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
+                                price_from: number | null;
+                                /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
+                                size_from: number | null;
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
+                                currency: string;
+                                /** @description Link to the project’s first image; null when it has none. */
+                                logo: string | null;
+                                /** @description The developer that owns the project. */
+                                company: {
+                                    /** @description Developer company id (usable in `developer_ids`). */
+                                    id: number;
+                                    /** @description Developer company name. */
+                                    name: string;
+                                    /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
+                                    logo: string | null;
+                                };
+                                /** @description The payment plan, in plan order; empty when none. */
+                                payment_plans: {
+                                    /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
+                                    type: 1 | 2 | 3;
+                                    /** @description Share of the price, percent (0 to 100). */
+                                    percent: number;
+                                }[];
+                                /** @description The project’s own features and amenities (see GET /project-preferences). */
+                                preferences: {
+                                    /** @description Features (type 1) selected by the developer, sorted by name. */
+                                    features: {
+                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                                        id: number;
+                                        /** @description Feature/amenity name. */
+                                        name: string;
+                                        /** @description 1 feature, 2 amenity */
+                                        type: 1 | 2;
+                                    }[];
+                                    /** @description Amenities (type 2) selected by the developer, sorted by name. */
+                                    amenities: {
+                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                                        id: number;
+                                        /** @description Feature/amenity name. */
+                                        name: string;
+                                        /** @description 1 feature, 2 amenity */
+                                        type: 1 | 2;
+                                    }[];
+                                };
+                            }[];
+                        };
+                    };
+                };
             };
             /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
             400: {

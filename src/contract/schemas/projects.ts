@@ -158,11 +158,15 @@ export const ProjectsQuery = Type.Object(
     polygon: Type.Optional(
       Type.String({
         description:
-          'A drawn area: its vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3 and at most ' +
-          `${MAX_POLYGON_VERTICES}, in either direction; closing the ring (repeating the first vertex last) is optional. Edges are ` +
+          'A drawn area: a ring\'s vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3, in either direction; ' +
+          'closing the ring (repeating the first vertex last) is optional. `;` starts a hole in the current polygon and `|` starts ' +
+          'another polygon: `outer;hole;hole|outer` is a GeoJSON MultiPolygon in one line. At most ' +
+          `${MAX_POLYGON_VERTICES} vertices in all rings together. Edges are ` +
           'straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose ' +
-          'coordinates lie inside (even-odd rule) or exactly on an edge or vertex. The polygon must be simple (no edge crossing or ' +
-          'touching another) with a non-zero area, else 400. Holes and multi-polygons are not supported yet. Note that the whole ' +
+          'coordinates lie inside an outer ring (even-odd rule) or exactly on its edge or vertex, and not strictly inside one of ' +
+          'its holes (a hole\'s edge belongs to the area, as every boundary does); polygons may overlap (their union counts) and ' +
+          'a hole outside its outer ring removes nothing. Each ring must be simple (no edge crossing or touching another) with a ' +
+          'non-zero area, else 400 naming the ring (`polygon 2, hole 1: ...`). Note that the whole ' +
           'request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.',
       }),
     ),
@@ -241,6 +245,45 @@ export type ProjectListItem = Static<typeof ProjectListItem>;
 /** The query of GET /projects: the filters, and `fields` to keep only some properties of each item. */
 export const ListProjectsQuery = Type.Object(
   { ...ProjectsQuery.properties, fields: fieldsParameter(ProjectListItem, 'id,name,logo,price_from') },
+  { additionalProperties: false },
+);
+
+/** A GeoJSON position: [longitude, latitude], an altitude if any ignored. */
+const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 3 });
+const Ring = Type.Array(Position, { minItems: 3 });
+
+export const GeoJsonPolygon = Type.Object(
+  {
+    type: Type.Literal('Polygon', { description: 'Always `Polygon`.' }),
+    coordinates: Type.Array(Ring, { minItems: 1, description: 'The outer ring, then any holes; each ring a list of positions `[lng, lat]`, closed or not.' }),
+  },
+  { additionalProperties: true, description: 'A GeoJSON Polygon (RFC 7946 \u00a73.1.6); other members such as `bbox` are ignored.' },
+);
+export const GeoJsonMultiPolygon = Type.Object(
+  {
+    type: Type.Literal('MultiPolygon', { description: 'Always `MultiPolygon`.' }),
+    coordinates: Type.Array(Type.Array(Ring, { minItems: 1 }), { minItems: 1, description: 'Polygons, each its outer ring then any holes.' }),
+  },
+  { additionalProperties: true, description: 'A GeoJSON MultiPolygon (RFC 7946 \u00a73.1.7); other members such as `bbox` are ignored.' },
+);
+
+/**
+ * The body of POST /projects/search: the query of GET /projects as a JSON object, where `polygon` may
+ * also be a GeoJSON Polygon or MultiPolygon (for shapes beyond the request line's length).
+ */
+export const SearchProjectsBody = Type.Object(
+  {
+    ...ListProjectsQuery.properties,
+    polygon: Type.Optional(
+      Type.Union([ProjectsQuery.properties.polygon, GeoJsonPolygon, GeoJsonMultiPolygon], {
+        'x-error-message': 'must be the one-line form lng,lat,... or a GeoJSON Polygon or MultiPolygon whose rings are lists of at least 3 positions [lng, lat]',
+        description:
+          'The `polygon` of GET /projects, either in its one-line form or as a GeoJSON Polygon or MultiPolygon geometry object (positions ' +
+          '`[longitude, latitude]`). The same rule and limits: at most ' + `${MAX_POLYGON_VERTICES}` + ' vertices in all rings, each ring simple ' +
+          'with a non-zero area, a hole\'s edge inside the area.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

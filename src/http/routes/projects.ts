@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { messages } from '../../domain/error-catalogue.js';
-import { parseProjectsQuery } from '../../domain/project-filters.js';
+import { parseProjectsQuery, polygonLine } from '../../domain/project-filters.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
@@ -26,13 +26,32 @@ import {
   ProjectContacts,
   ProjectDetail,
   ProjectsPageSchema,
+  SearchProjectsBody,
 } from '../../contract/schemas/projects.js';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { KeyScope } from '../../domain/key-scope.js';
 
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
 export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, config, links, search }) => {
+  /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
+  async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
+    // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
+    const page = parseProjectsQuery(query);
+    const fields = parseFields(query.fields, selectableFields(ProjectListItem));
+    // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
+    const snapshot = await search.latest();
+    const display = displayCurrencyOf(query.currency, snapshot.rates);
+    const found = findProjects(snapshot, display ? { ...auth, display } : auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+    // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
+    // and facets) serialized once per search and kept with its result.
+    found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
+    return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items);
+  }
+
   app.get(
     '/projects',
     {
@@ -51,18 +70,29 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
     },
+    async (request, reply) => searchProjects(request.auth, request.query, reply),
+  );
+
+  app.post(
+    '/projects/search',
+    {
+      // The service's body limit, 64 KiB: a 1,000-vertex MultiPolygon with 15-digit coordinates takes about 40 KiB.
+      schema: {
+        tags: ['Catalogue'],
+        operationId: 'searchProjects',
+        summary: 'Search projects (POST form, for large shapes)',
+        description:
+          'The same search as GET /projects, its parameters as a JSON object (up to 64 KiB), where `polygon` may also be a GeoJSON ' +
+          'Polygon or MultiPolygon. Same answers, same limits, same errors as the GET form; use it when a drawn shape does not fit in the ' +
+          'request line. Nothing is written: the request can be repeated.',
+        body: SearchProjectsBody,
+        response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') })
+      },
+    },
     async (request, reply) => {
-      // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
-      const page = parseProjectsQuery(request.query);
-      const fields = parseFields(request.query.fields, selectableFields(ProjectListItem));
-      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-      const snapshot = await search.latest();
-      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
-      const found = findProjects(snapshot, display ? { ...request.auth, display } : request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
-      // and facets) serialized once per search and kept with its result.
-      found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
-      return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items);
+      const { polygon, ...query } = request.body;
+      const line = polygon === undefined || typeof polygon === 'string' ? polygon : polygonLine(polygon);
+      return searchProjects(request.auth, { ...query, ...(line !== undefined && { polygon: line }) }, reply);
     },
   );
 
