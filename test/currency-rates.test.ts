@@ -227,6 +227,16 @@ describe.each(drivers)('currency= on the priced reads (%s)', (driver) => {
     expect('currency' in plain).toBe(false);
   });
 
+  it('POST /projects/search takes `currency` as GET /projects does (same body, unrated code refused alike)', async () => {
+    const post = (body: object) => t.app.inject({ method: 'POST', url: '/projects/search', headers: { 'x-api-key': key }, payload: body });
+    const viaGet = await t.app.inject({ method: 'GET', url: '/projects?currency=EUR&sort=price_from&limit=10', headers: { 'x-api-key': key } });
+    const viaPost = await post({ currency: 'EUR', sort: 'price_from', limit: 10 });
+    expect(viaPost.statusCode).toBe(200);
+    expect(viaPost.body).toBe(viaGet.body);
+    expect(viaPost.json().data.items[0].currency).toBe('EUR');
+    expect((await post({ currency: 'XYZ' })).json()).toEqual({ status: 'error', message: 'currency XYZ has no exchange rate: use AED or a currency of GET /currencies' });
+  });
+
   it.each(['/projects', '/projects/2', '/units/21'])('%s: an unknown or unrated currency is a 400 naming it', async (path) => {
     expect(await get(`${path}?currency=XYZ`)).toEqual({ status: 400, body: { status: 'error', message: 'currency XYZ has no exchange rate: use AED or a currency of GET /currencies' } });
     expect(await get(`${path}?currency=usd`)).toEqual({ status: 400, body: { status: 'error', message: 'currency must be a currency code of three upper-case letters (e.g. USD)' } });
