@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { median } from './median.js';
 import { runLoad, type LoadStats } from './load.js';
 
 /*
@@ -27,12 +28,6 @@ function parseArm(text: string): Arm {
   if (!match) throw new Error(`--arm must be name=BASE_URL@KEY/PATH, got ${text}`);
   return { name: match[1], baseUrl: match[2], key: match[3], path: match[4] };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { median } from './median.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -81,12 +82,6 @@ async function load(side: Side): Promise<Loaded> {
     },
   };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
