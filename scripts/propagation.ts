@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     await cli('seed-demo', '--no-key');
     for (const label of ['a', 'b']) servers.push(await startChildServer({ args: serviceArgs(['serve']), env, cwd, label }));
 
-    const bundle = generateDemoBundle({});
+    const bundle: Record<string, unknown> = generateDemoBundle({});
     const pick = <T extends Record_>(section: string, where: (record: T) => boolean): T => {
       const found = (bundle[section] as T[]).find(where);
       if (!found) throw new Error(`no ${section} record`);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/database.js';
-import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
+import type { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { findProjects } from '../src/search/find-projects.js';
@@ -58,7 +59,7 @@ try {
   console.log(`memory held by the model: ${mb(held)} (heap + array buffers after GC)`);
 
   const scope = { contracted_developer_ids: developerIds, price_vector: 1.1 };
-  const queries: Record<string, ProjectsQueryInput> = {
+  const queries: Record<string, ProjectsQuery> = {
     'no filter': {},
     typical: { bedrooms: '2', price_max: 3_000_000, near_transport: true },
     'typical, sort=-price_from': { bedrooms: '2', price_max: 3_000_000, near_transport: true, sort: '-price_from' },

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
 import { listKeys, updateKey } from '../src/queries/api-keys.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, BROKER, DEV, DEV_NO_CONTRACT, DEV_PENDING, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
 import { crmCounts } from './helpers/crm-counts.js';
@@ -85,13 +85,15 @@ describe.each(drivers)('POST /units/{id}/applications (%s)', (driver) => {
   let apply: ReturnType<typeof applyWith>;
   let assertMatches: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, catalogue());
-    key = await t.key();
-    apply = applyWith(t, key);
-    assertMatches = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(
+    driver,
+    catalogue(),
+    (started) => {
+      ({ t, key, assertDocumented: assertMatches } = started);
+      apply = applyWith(t, key);
+    },
+    { documented: true },
+  );
 
   async function created(unitId: number, body: unknown, headers: Record<string, string> = {}) {
     const res = await apply(unitId, body, headers);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, BROKER, OWNER, UNLICENSED_AGENCY, withRecords } from './helpers/fixtures.js';
 
@@ -10,11 +10,7 @@ describe.each(drivers)('authentication (%s)', (driver) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, baseBundle());
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, baseBundle(), (started) => ({ t, key } = started));
 
   const whoAmI = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/whoIAm', headers });
 

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeCursor, RANK } from '../src/domain/changes-cursor.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { listKeys, updateKey } from '../src/queries/api-keys.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, DEV, DEV_NO_CONTRACT, DEV_PENDING, UNLICENSED_AGENCY, withRecords, type Bundle } from './helpers/fixtures.js';
 
@@ -173,11 +173,7 @@ describe.each(drivers)('GET /changes (%s)', (driver) => {
     }
   }
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, catalogue());
-    key = await t.key({ priceVector: 5 });
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, catalogue(), (started) => ({ t, key } = started), { key: { priceVector: 5 } });
 
   it('a mirror that follows the feed ends with what GET /projects and the details say, after every kind of change', async () => {
     const mirror = new Mirror(get);

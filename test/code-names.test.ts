@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -42,12 +42,7 @@ describe.each(drivers)('names for codes (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { documented: true });
 
   const get = async (url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseCoding, COMPRESSION_THRESHOLD } from '../src/http/compression.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 
@@ -42,11 +42,7 @@ describe.each(drivers)('response compression (%s)', (driver) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key } = started));
 
   const request = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
     t.app.inject({ method, url, headers: { 'x-api-key': key, ...headers } });

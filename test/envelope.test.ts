@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle } from './helpers/fixtures.js';
 
@@ -7,11 +7,7 @@ describe.each(drivers)('envelope and errors (%s)', (driver) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, baseBundle());
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, baseBundle(), (started) => ({ t, key } = started));
 
   it('wraps an unknown route in the error envelope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/nope', headers: { 'x-api-key': key } });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CatalogueApiError, CatalogueClient } from '../sdk/src/index.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -20,12 +20,7 @@ describe.each(drivers)('every validation error at once (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { documented: true });
 
   const send = async (request: { method: 'GET' | 'POST'; url: string; payload?: unknown; body?: string }, every: boolean) => {
     const headers: Record<string, string> = { 'x-api-key': key, ...(every && { prefer: 'respond-async, errors=all' }) };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { assertSafe, FUZZ_SEED, fuzzBundle, hostileText, injectWithin, numberText, percentEncode, UNIT, urlText, type Documented } from './helpers/fuzz.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -171,12 +171,7 @@ describe.each(drivers)('input fuzzing: POST /units/{id}/applications (%s)', (dri
   let key: string;
   let documented: Documented;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, fuzzBundle());
-    key = await t.key();
-    documented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, fuzzBundle(), (started) => ({ t, key, assertDocumented: documented } = started), { documented: true });
 
   const post = (body: string | Buffer, headers: Record<string, string> = {}, id = String(UNIT)) =>
     injectWithin(t.app, { method: 'POST', url: `/units/${id}/applications`, headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers }, payload: body });

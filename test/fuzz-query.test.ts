@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import {
   assertSafe,
@@ -189,12 +189,7 @@ describe.each(drivers)('input fuzzing: query strings and path ids (%s)', (driver
   let key: string;
   let documented: Documented;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, fuzzBundle());
-    key = await t.key();
-    documented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, fuzzBundle(), (started) => ({ t, key, assertDocumented: documented } = started), { documented: true });
 
   const get = (url: string) => injectWithin(t.app, { method: 'GET', url, headers: { 'x-api-key': key } });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inBox, inShape, selfIntersection, type LngLatShape } from '../src/domain/geo.js';
-import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon, parseProjectsQuery } from '../src/domain/project-filters.js';
+import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 
 const polygon = (text: string): LngLatShape => parsePolygon(text);
 

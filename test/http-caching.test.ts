@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 
@@ -17,11 +17,7 @@ describe.each(drivers)('HTTP caching (%s)', (driver) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, catalogue());
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, catalogue(), (started) => ({ t, key } = started));
 
   const get = (url: string, headers: Record<string, string> = {}, apiKey = key) =>
     t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });

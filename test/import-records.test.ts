@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY, baseBundle, DEV, DEV_PENDING, OWNER, TS } from './helpers/fixtures.js';
 import { EARTH_RADIUS_M, east, expectRefused, facility, haversineM, linksOf, north, radians, RADIUS_M, rows, run, secret, snapshot, sourceIds } from './helpers/import.js';
@@ -23,12 +23,10 @@ describe.each(drivers)('bundle records (%s)', (driver) => {
   let db: Kysely<DB>;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, baseBundle());
+  useTestApp(driver, baseBundle(), (started) => {
+    ({ t, key } = started);
     db = t.db;
-    key = await t.key();
   });
-  afterAll(() => t?.close());
 
   const get = (url: string, apiKey = key) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
   const detail = async (projectId: number) => {

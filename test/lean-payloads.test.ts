@@ -5,7 +5,7 @@ import { FACILITY_CATEGORIES } from '../src/domain/catalogue-codes.js';
 import { SUMMARY_FACILITY_FIELDS } from '../src/contract/nearby-facilities.js';
 import { ProjectDetail, ProjectListItem } from '../src/contract/schemas/projects.js';
 import { UnitModel } from '../src/contract/schemas/units.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, TS, withRecords, type Bundle } from './helpers/fixtures.js';
 
@@ -52,11 +52,7 @@ describe.each(drivers)('field selection and the lean nearby block (%s)', (driver
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key({ priceVector: 7 });
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key } = started), { key: { priceVector: 7 } });
 
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key, ...headers } });
 

@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { PGliteWorkerClient } from '../src/db/pglite-client.js';
 import { buildApp } from '../src/http/app.js';
 import { PGLITE_KEY_CACHE_TTL_MS } from '../src/server.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, useTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle } from './helpers/fixtures.js';
 
 /*
@@ -19,11 +19,7 @@ describe('PGlite in a worker thread', () => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp('pglite', baseBundle());
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp('pglite', baseBundle(), (started) => ({ t, key } = started));
 
   it('keeps answering HTTP while a long query runs', async () => {
     // With the key cache (as served), a warm /whoIAm needs no query of its own.

@@ -1,7 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
-import { parseProjectsQuery, type ProjectsQueryInput } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
+import type { ProjectsQuery as ProjectsQueryInput } from '../src/contract/schemas/projects.js';
 import { projectFilterConditions } from '../src/queries/projects-sql-reference.js';
 
 /*

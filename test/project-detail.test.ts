@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { haversineM } from '../src/domain/geo.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, TS, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -82,12 +82,7 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key({ priceVector: 10 });
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { key: { priceVector: 10 }, documented: true });
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 
@@ -323,12 +318,7 @@ describe.each(drivers)('GET /projects/{id} with AMENITIEST_RADIUS and STATIC_BAS
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle, { AMENITIEST_RADIUS: '1000', STATIC_BASE_URL: BASE });
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { env: { AMENITIEST_RADIUS: '1000', STATIC_BASE_URL: BASE }, documented: true });
 
   it('keeps only facilities strictly closer than the radius', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/projects/1', headers: { 'x-api-key': key } });

@@ -5,9 +5,9 @@ import {
   likeContains,
   parseCsv,
   parseHandoverBound,
-  parseProjectsQuery,
-  type ProjectsQueryInput,
 } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
+import type { ProjectsQuery as ProjectsQueryInput } from '../src/contract/schemas/projects.js';
 
 function failure(query: ProjectsQueryInput): FilterError {
   try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haversineM } from '../src/domain/geo.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { createTestApp, useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -228,12 +228,7 @@ describe.each(drivers)('GET /projects filters (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, filterBundle);
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, filterBundle, (started) => ({ t, key, assertDocumented } = started), { documented: true });
 
   async function ids(query: string): Promise<number[]> {
     const res = await t.app.inject({ method: 'GET', url: `/projects?limit=100&${query}`, headers: { 'x-api-key': key } });
@@ -259,11 +254,7 @@ describe.each(drivers)('GET /projects near_* with AMENITIEST_RADIUS (%s)', (driv
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, filterBundle, { AMENITIEST_RADIUS: '1000' });
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, filterBundle, (started) => ({ t, key } = started), { env: { AMENITIEST_RADIUS: '1000' } });
 
   const ids = async (query: string) => {
     const res = await t.app.inject({ method: 'GET', url: `/projects?${query}`, headers: { 'x-api-key': key } });

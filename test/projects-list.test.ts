@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -51,12 +51,7 @@ describe.each(drivers)('GET /projects and /projects/list (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle, { STATIC_BASE_URL: BASE });
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { env: { STATIC_BASE_URL: BASE }, documented: true });
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 

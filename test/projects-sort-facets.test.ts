@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -34,12 +34,7 @@ describe.each(drivers)('GET /projects sort and facets (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, catalogue);
-    key = await t.key({ priceVector: 10 });
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, catalogue, (started) => ({ t, key, assertDocumented } = started), { key: { priceVector: 10 }, documented: true });
 
   const get = (query: string) => t.app.inject({ method: 'GET', url: `/projects?${query}`, headers: { 'x-api-key': key } });
   const ids = async (query: string) => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -27,12 +27,7 @@ describe.each(drivers)('reference endpoints (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle, { STATIC_BASE_URL: 'https://static.example.com/' });
-    key = await t.key();
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { env: { STATIC_BASE_URL: 'https://static.example.com/' }, documented: true });
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 

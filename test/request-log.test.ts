@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../src/http/app.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { oneUnitCatalogue } from './helpers/fixtures.js';
 
@@ -17,11 +17,7 @@ describe.each(drivers)('request log (%s)', (driver) => {
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, oneUnitCatalogue());
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, oneUnitCatalogue(), (started) => ({ t, key } = started));
 
   /** An app on the test's database that logs at `level` into the returned array (one entry per line). */
   async function logging(level: string): Promise<{ app: App; lines: string[] }> {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Change } from '../src/changes/change-kinds.js';
-import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { findProjects } from '../src/search/find-projects.js';
 import { SearchModel } from '../src/search/search-model.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, type Bundle } from './helpers/fixtures.js';
 
@@ -29,11 +29,7 @@ describe.each(drivers)('search model refresh (%s)', (driver) => {
   let key: string;
   const importOptions = { facilityLinkRadiusM: 1000 };
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, { ...baseBundle(), ...projects(1, PROJECTS) });
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, { ...baseBundle(), ...projects(1, PROJECTS) }, (started) => ({ t, key } = started));
 
   const get = async (url: string) => {
     const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });

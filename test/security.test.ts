@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle } from './helpers/fixtures.js';
 
@@ -15,12 +15,10 @@ describe.each(drivers)('security (%s)', (driver) => {
   let key: string;
   let restricted: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, baseBundle());
-    key = await t.key();
+  useTestApp(driver, baseBundle(), async (started) => {
+    ({ t, key } = started);
     restricted = await t.key({ domains: ['agency.example'] });
   });
-  afterAll(() => t?.close());
 
   const whoAmI = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: '/whoIAm', headers });
 

@@ -1,14 +1,14 @@
 import { Value } from '@sinclair/typebox/value';
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
 import { hashApiKey } from '../src/domain/api-key.js';
-import { parseProjectsQuery } from '../src/domain/project-filters.js';
+import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
 
@@ -57,11 +57,7 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key } = started));
 
   /*
    * The summary serves the SQL path (listProjects, the reference of the in-memory search); the HTTP

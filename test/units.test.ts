@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, TS, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -85,12 +85,7 @@ describe.each(drivers)('GET /units/{id} (%s)', (driver) => {
   let key: string;
   let assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle, { STATIC_BASE_URL: BASE });
-    key = await t.key({ priceVector: -7.3 });
-    assertDocumented = await openApiValidator(t.app);
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key, assertDocumented } = started), { env: { STATIC_BASE_URL: BASE }, key: { priceVector: -7.3 }, documented: true });
 
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
 
@@ -240,11 +235,7 @@ describe.each(drivers)('GET /units/{id} without STATIC_BASE_URL (%s)', (driver) 
   let t: TestApp;
   let key: string;
 
-  beforeAll(async () => {
-    t = await createTestApp(driver, bundle);
-    key = await t.key();
-  });
-  afterAll(() => t?.close());
+  useTestApp(driver, bundle, (started) => ({ t, key } = started));
 
   it('gives url equal to path', async () => {
     const unit = (await t.app.inject({ method: 'GET', url: '/units/1', headers: { 'x-api-key': key } })).json().data;

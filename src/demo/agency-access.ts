@@ -1,5 +1,5 @@
 import { generateApiKey } from '../domain/api-key.js';
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import { DEVELOPERS } from './developers.js';
 import { DEMO_AGENCY_ID, NON_CONTRACTED_DEVELOPER_ID, PENDING_CONTRACT_DEVELOPER_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from './notable-records.js';
 import { ts } from './timestamps.js';
@@ -9,8 +9,8 @@ import { ts } from './timestamps.js';
  * one stored API key. The mix is deliberate, so the access checks have something to refuse.
  */
 
-export function generateContracts(): Rec[] {
-  const contracts: Rec[] = [];
+export function generateContracts(): Row<'contracts'>[] {
+  const contracts: Row<'contracts'>[] = [];
   for (const d of DEVELOPERS) {
     if (d.id === NON_CONTRACTED_DEVELOPER_ID) continue;
     contracts.push({ agency_id: DEMO_AGENCY_ID, developer_id: d.id, status: d.id === PENDING_CONTRACT_DEVELOPER_ID ? 'pending' : 'approved' });
@@ -28,7 +28,7 @@ export function generateContracts(): Rec[] {
  * source: approving that agency's licence on a database where the demo was loaded must not open a key
  * anyone can compute. Nobody needs it (it is there for the access checks to refuse), so it is not printed.
  */
-export function generateApiKeys(): Rec[] {
+export function generateApiKeys(): Row<'api_keys'>[] {
   return [
     {
       id: 1,

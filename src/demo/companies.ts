@@ -1,5 +1,5 @@
 import { CITY_PHONE_CODE, type AreaDef } from './areas.js';
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import { DEVELOPERS } from './developers.js';
 import type { AddFile } from './file-records.js';
 import { DEMO_AGENCY_ID, SECOND_AGENCY_ID } from './notable-records.js';
@@ -11,8 +11,8 @@ import { ts } from './timestamps.js';
  * licence is pending, and the developers.
  */
 
-export function generateCompanies(rng: Rng, addFile: AddFile): Rec[] {
-  const companies: Rec[] = [];
+export function generateCompanies(rng: Rng, addFile: AddFile): Row<'companies'>[] {
+  const companies: Row<'companies'>[] = [];
   const demoLogo = addFile(`companies/${DEMO_AGENCY_ID}/logo.png`, 'desert-rose-logo.png', 'image/png', 12, 80, -700);
   companies.push({
     id: DEMO_AGENCY_ID,

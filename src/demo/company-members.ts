@@ -1,4 +1,4 @@
-import type { Rec } from './bundle-record.js';
+import type { Rec, Row } from './bundle-record.js';
 import { DEVELOPERS } from './developers.js';
 import type { AddFile } from './file-records.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from './notable-records.js';
@@ -14,16 +14,16 @@ import { ts } from './timestamps.js';
 export function generateUsersAndMembers(
   rng: Rng,
   addFile: AddFile,
-): { users: Rec[]; members: Rec[]; developerAuthors: Map<number, number[]> } {
-  const users: Rec[] = [];
-  const members: Rec[] = [];
+): { users: Row<'users'>[]; members: Row<'company_members'>[]; developerAuthors: Map<number, number[]> } {
+  const users: Row<'users'>[] = [];
+  const members: Row<'company_members'>[] = [];
   const usedEmails = new Set<string>();
   const addUser = (name: string, domain: string, type: number, createdDays: number, deleted = false): number => {
     const id = users.length + 1;
     let email = `${handleOf(name)}@${domain}`;
     for (let n = 2; usedEmails.has(email); n++) email = `${handleOf(name)}${n}@${domain}`;
     usedEmails.add(email);
-    const user: Rec = { id, name, email, status: 1, type, created_at: ts(createdDays), updated_at: ts(createdDays + 10) };
+    const user: Row<'users'> = { id, name, email, status: 1, type, created_at: ts(createdDays), updated_at: ts(createdDays + 10) };
     if (deleted) user.deleted = true;
     users.push(user);
     return id;
@@ -51,7 +51,7 @@ export function generateUsersAndMembers(
     withAvatar: boolean,
   ): void => {
     const phone = mobile(rng);
-    const member: Rec = {
+    const member: Row<'company_members'> = {
       company_id: companyId,
       user_id: userId,
       role,

@@ -1,5 +1,5 @@
 import { AREA_ID_BY_NAME } from './areas.js';
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import { DEMO_AGENCY_ID, SECOND_AGENCY_ID } from './notable-records.js';
 import { ts } from './timestamps.js';
 
@@ -8,18 +8,18 @@ import { ts } from './timestamps.js';
  * have stages to land in and known people to be matched against.
  */
 
-export function generateCrmRecords(): { boardStages: Rec[]; offerStatuses: Rec[]; clients: Rec[] } {
-  const boardStages: Rec[] = [
+export function generateCrmRecords(): { boardStages: Row<'board_stages'>[]; offerStatuses: Row<'offer_statuses'>[]; clients: Row<'clients'>[] } {
+  const boardStages: Row<'board_stages'>[] = [
     ...['New lead', 'Contacted', 'Viewing', 'Offer', 'Won', 'Lost'].map((name, position) => ({ id: position + 1, company_id: DEMO_AGENCY_ID, name, position })),
     ...['New', 'Qualified', 'Negotiation', 'Closed'].map((name, position) => ({ id: position + 7, company_id: SECOND_AGENCY_ID, name, position })),
   ];
-  const offerStatuses: Rec[] = [
+  const offerStatuses: Row<'offer_statuses'>[] = [
     { id: 1, name: 'Draft' },
     { id: 2, name: 'Sent' },
     { id: 3, name: 'Accepted' },
     { id: 4, name: 'Rejected' },
   ];
-  const clients: Rec[] = [
+  const clients: Row<'clients'>[] = [
     {
       id: 1, company_id: DEMO_AGENCY_ID, first_name: 'James', last_name: 'Whitfield', email: 'james.whitfield@mail.example',
       mobile_number: '+971 50 123 4567', landline_number: '+971 4 399 8812', address_line1: 'Villa 14, Street 7', address_line2: 'Arabian Ranches 2',

@@ -1,4 +1,4 @@
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 
 /*
  * Exchange rates of the demo catalogue: AED for one unit of the currencies the UAE market sells to,
@@ -16,6 +16,6 @@ export const DEMO_AED_PER_UNIT: Readonly<Record<string, number>> = {
   USD: 3.6725,
 };
 
-export function generateCurrencyRates(): Rec[] {
+export function generateCurrencyRates(): Row<'currency_rates'>[] {
   return Object.entries(DEMO_AED_PER_UNIT).map(([currency, aed_per_unit]) => ({ currency, aed_per_unit, as_of: DEMO_RATES_AS_OF }));
 }

@@ -1,7 +1,8 @@
 import { generateCurrencyRates } from './currency-rates.js';
 import { generateApiKeys, generateContracts } from './agency-access.js';
 import { ALL_AREAS, AREAS } from './areas.js';
-import type { Rec } from './bundle-record.js';
+import type { Bundle } from '../import/bundle-schema.js';
+import type { Row } from './bundle-record.js';
 import { generateCompanies } from './companies.js';
 import { generateUsersAndMembers } from './company-members.js';
 import { generateCrmRecords } from './crm-records.js';
@@ -38,8 +39,6 @@ import { generateUnits } from './units.js';
  * (companies, company-members, projects, units, facilities, …), drawing on one seeded stream.
  */
 
-export type DemoBundle = Record<string, unknown[]>;
-
 export {
   DEFAULT_DEMO_PROJECTS,
   DEMO_AGENCY_ID,
@@ -71,7 +70,7 @@ export interface DemoBundleOptions {
   foreignCurrencyPercent?: number;
 }
 
-export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle {
+export function generateDemoBundle(options: DemoBundleOptions = {}): Bundle {
   const projectCount = Math.max(0, Math.floor(options.projects ?? DEFAULT_DEMO_PROJECTS));
   const rng = new Rng(options.seed ?? DEFAULT_DEMO_SEED);
   // Beyond the default size the catalogue spreads over the further communities too. The default demo
@@ -83,9 +82,9 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): DemoBundle 
 
   // Reference lists -------------------------------------------------------------------------------
   const refCreated = ts(-730);
-  const areas: Rec[] = areaList.map((a, i) => ({ id: i + 1, name: a.name, city: a.city, created_at: refCreated, updated_at: refCreated }));
-  const unitTags: Rec[] = UNIT_TAGS.map((name, i) => ({ id: i + 1, name, created_at: refCreated, updated_at: refCreated }));
-  const projectFeatures: Rec[] = PROJECT_FEATURES.map(([name, type], i) => ({ id: i + 1, name, type, created_at: refCreated, updated_at: refCreated }));
+  const areas: Row<'areas'>[] = areaList.map((a, i) => ({ id: i + 1, name: a.name, city: a.city, created_at: refCreated, updated_at: refCreated }));
+  const unitTags: Row<'unit_tags'>[] = UNIT_TAGS.map((name, i) => ({ id: i + 1, name, created_at: refCreated, updated_at: refCreated }));
+  const projectFeatures: Row<'project_features'>[] = PROJECT_FEATURES.map(([name, type], i) => ({ id: i + 1, name, type, created_at: refCreated, updated_at: refCreated }));
 
   // The stages draw from the one seeded stream in this order; reordering them changes the bundle.
   const companies = generateCompanies(rng, addFile);

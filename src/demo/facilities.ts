@@ -1,6 +1,6 @@
 import { ALL_AREAS, AREA_ID_BY_NAME, type AreaDef } from './areas.js';
 import { AIRPORTS_AND_PORTS } from './airports-and-ports.js';
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import { pointNear } from './coordinates.js';
 import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
 import type { FacilityContext } from './facility-fields.js';
@@ -21,13 +21,13 @@ export function generateFacilities(
   areaList: readonly AreaDef[],
   projectCount: number,
   total: number | undefined,
-): Rec[] {
+): Row<'facilities'>[] {
   const located = infos.filter((p): p is ProjectInfo & { lat: number; lng: number } => p.lat !== undefined && p.lng !== undefined);
   const perCategory =
     total === undefined
       ? Math.max(40, Math.ceil((projectCount * 10) / FACILITY_CATEGORIES.length))
       : Math.max(30, Math.ceil(Math.max(0, total) / FACILITY_CATEGORIES.length));
-  const facilities: Rec[] = [];
+  const facilities: Row<'facilities'>[] = [];
   for (const category of FACILITY_CATEGORIES) {
     const fixed = category === 'airports_ports' ? AIRPORTS_AND_PORTS : [];
     for (let seq = 1; seq <= perCategory; seq++) {

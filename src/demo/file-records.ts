@@ -1,4 +1,4 @@
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import type { Rng } from './seeded-random.js';
 import { ts } from './timestamps.js';
 
@@ -9,8 +9,8 @@ import { ts } from './timestamps.js';
 
 export type AddFile = (path: string, originalName: string, mime: string, minKb: number, maxKb: number, createdDays: number) => number;
 
-export function fileRegistry(rng: Rng): { files: Rec[]; addFile: AddFile } {
-  const files: Rec[] = [];
+export function fileRegistry(rng: Rng): { files: Row<'files'>[]; addFile: AddFile } {
+  const files: Row<'files'>[] = [];
   const addFile: AddFile = (path, originalName, mime, minKb, maxKb, createdDays) => {
     const id = files.length + 1;
     const ext = path.slice(path.lastIndexOf('.'));

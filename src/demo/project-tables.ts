@@ -21,7 +21,8 @@ export const NAME_SUFFIXES: Readonly<Record<number, readonly string[]>> = {
 };
 export const TYPE_WORDS: Readonly<Record<number, string>> = { 1: 'apartment', 2: 'villa', 3: 'townhouse', 4: 'penthouse' };
 
-type Plan = readonly (readonly [number, number])[];
+/** Parts of a payment plan: [type (1 down payment, 2 during construction, 3 on completion), percent]. */
+type Plan = readonly (readonly [1 | 2 | 3, number])[];
 export const PAYMENT_PLANS: readonly (readonly [Plan, number])[] = [
   [[[1, 20], [2, 40], [3, 40]], 5],
   [[[1, 10], [2, 50], [3, 40]], 4],

@@ -1,5 +1,5 @@
 import { ALL_AREAS, AREA_ID_BY_NAME, AREA_NAME_LEADS, CITY_AREAS, type AreaDef } from './areas.js';
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import { pointNear } from './coordinates.js';
 import { DEVELOPERS, type DeveloperDef } from './developers.js';
 import type { AddFile } from './file-records.js';
@@ -66,13 +66,13 @@ export function generateProjects(
   scale: boolean,
   developerAuthors: ReadonlyMap<number, readonly number[]>,
   foreignCurrencyPercent = 0,
-): { projects: Rec[]; infos: ProjectInfo[] } {
+): { projects: Row<'projects'>[]; infos: ProjectInfo[] } {
   const featureIds = PROJECT_FEATURES.map((_, i) => i + 1);
   const contracted = DEVELOPERS.filter((d) => d.weight > 0);
   const contractedWeights = contracted.map((d) => [d, d.weight] as const);
   const devById = new Map(DEVELOPERS.map((d) => [d.id, d]));
   const usedNames = new Set<string>();
-  const projects: Rec[] = [];
+  const projects: Row<'projects'>[] = [];
   const infos: ProjectInfo[] = [];
   let contractedSlots = 0;
   let foreign = 0;
@@ -134,7 +134,7 @@ export function generateProjects(
     const authors = developerAuthors.get(dev.id) ?? [];
     const inDubai = area.city === 'Dubai';
 
-    const p: Rec = { id, company_id: dev.id, name };
+    const p: Row<'projects'> = { id, company_id: dev.id, name };
     if (authors.length > 0) p.author_id = rng.pick(authors);
     p.area_id = areaId;
     p.description = describeProject(rng, name, dev.name, area, type, isBranded, developmentStatus, handoverYear);

@@ -1,4 +1,4 @@
-import type { Rec } from './bundle-record.js';
+import type { Row } from './bundle-record.js';
 import type { AddFile } from './file-records.js';
 import { pad, round } from './format.js';
 import type { ProjectInfo } from './projects.js';
@@ -18,8 +18,8 @@ const AED_PER_EUR = 4.0;
 /** Premiums (branded, penthouse, floor) never push a unit beyond this list price per ft². */
 const MAX_AED_PER_FT2 = 3500;
 
-export function generateUnits(rng: Rng, addFile: AddFile, infos: readonly ProjectInfo[], projectCount: number): Rec[] {
-  const units: Rec[] = [];
+export function generateUnits(rng: Rng, addFile: AddFile, infos: readonly ProjectInfo[], projectCount: number): Row<'units'>[] {
+  const units: Row<'units'>[] = [];
   const large = projectCount >= 1000;
   for (const info of infos) {
     if (info.role === 'noUnits') continue;
@@ -52,7 +52,7 @@ export function generateUnits(rng: Rng, addFile: AddFile, infos: readonly Projec
         : rng.weighted<number>([[1, 55], [2, 18], [3, 19], [4, 8]]);
       const parking = bedrooms === 0 ? rng.int(0, 1) : bedrooms === 1 ? 1 : bedrooms === 2 ? rng.int(1, 2) : bedrooms <= 4 ? rng.int(2, 3) : 3;
 
-      const u: Rec = { id: unitId, project_id: info.id, unit_number: unitNumber, bedrooms, status, furnishing, parking, floor };
+      const u: Row<'units'> = { id: unitId, project_id: info.id, unit_number: unitNumber, bedrooms, status, furnishing, parking, floor };
       const unpriced = info.role === 'unpriced' || (status === 1 && rng.chance(0.3));
       if (!unpriced) {
         let ppf = rng.float(info.area.ppf[0], info.area.ppf[1]);

@@ -34,7 +34,10 @@ export const DEFAULT_CURRENCY: Currency = 'AED';
 export const DEFAULT_LANGUAGE = 'en';
 export const OPPORTUNITY_NAME_MAX = 255;
 
-/** The body as the route schema has already checked it (types, lengths, unknown fields). */
+/**
+ * The body as the route schema has already checked it (types, lengths, unknown fields): exactly
+ * Static<typeof ApplicationBody>, which src/contract/schemas/applications.ts checks at compile time.
+ */
 export interface ApplicationRequest {
   client: {
     first_name: string;

@@ -2,10 +2,11 @@ import type { FacilityCategory } from './catalogue-codes.js';
 import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
 
 /*
- * The GET /projects query, turned from text into a typed filter set. The route schema already coerces
- * scalars (numbers, integers, booleans) and checks their declared ranges; everything a JSON schema
- * cannot express well is checked here: CSV lists and their items, parameters that only make sense
- * together, dates in two notations, non-finite numbers. Every failure names its parameter.
+ * The rules that turn the GET /projects query from text into a typed filter set. The route schema already
+ * coerces scalars (numbers, integers, booleans) and checks their declared ranges; everything a JSON
+ * schema cannot express well is checked here: CSV lists and their items, parameters that only make sense
+ * together, dates in two notations, non-finite numbers. Every failure names its parameter. The query as
+ * a whole (typed by its route schema) is bound to these rules in src/contract/projects-query.ts.
  */
 
 export class FilterError extends Error {
@@ -18,52 +19,6 @@ export class FilterError extends Error {
   ) {
     super(message);
   }
-}
-
-/** The raw query as the route schema hands it over (CSV lists still text). */
-export interface ProjectsQueryInput {
-  search?: string;
-  developer_ids?: string;
-  unit_types?: string;
-  development_status?: string;
-  bedrooms?: string;
-  statuses?: string;
-  price_min?: number;
-  price_max?: number;
-  price_per_ft2_min?: number;
-  price_per_ft2_max?: number;
-  price_per_m2_min?: number;
-  price_per_m2_max?: number;
-  size_min?: number;
-  size_max?: number;
-  parking_min?: number;
-  is_branded?: boolean;
-  is_resale?: boolean;
-  is_escrow?: boolean;
-  handover_from?: string;
-  handover_to?: string;
-  payment_max_pre_handover?: number;
-  payment_min_after_handover?: number;
-  payment_only_post_handover?: boolean;
-  lat?: number;
-  lng?: number;
-  radius_km?: number;
-  bbox?: string;
-  polygon?: string;
-  near_airport?: boolean;
-  near_education?: boolean;
-  near_employment?: boolean;
-  near_healthcare?: boolean;
-  near_lifestyle?: boolean;
-  near_retail?: boolean;
-  near_transport?: boolean;
-  near_tourism?: boolean;
-  preference_ids?: string;
-  unit_preference_ids?: string;
-  sort?: string;
-  facets?: string;
-  limit?: number;
-  offset?: number;
 }
 
 export interface Range {
@@ -192,7 +147,7 @@ export const CSV_RULES = {
   unit_preference_ids: { min: 1, max: INT32_MAX, describe: 'positive integers (unit tag ids)' },
 } as const satisfies Record<string, CsvRule>;
 
-type CsvParameter = keyof typeof CSV_RULES;
+export type CsvParameter = keyof typeof CSV_RULES;
 
 /** `1, 2,2` -> [1, 2]; anything else than a list of integers in range is an error naming the parameter. */
 export function parseCsv(parameter: CsvParameter, raw: string): number[] {
@@ -210,12 +165,12 @@ export function parseCsv(parameter: CsvParameter, raw: string): number[] {
   return [...values].sort((a, b) => a - b);
 }
 
-function finite(parameter: string, value: number | undefined): number | undefined {
+export function finite(parameter: string, value: number | undefined): number | undefined {
   if (value !== undefined && !Number.isFinite(value)) throw new FilterError(parameter, `${parameter} must be a finite number`);
   return value;
 }
 
-function range(prefix: string, query: Record<string, unknown>): Range | undefined {
+export function parseRange(prefix: string, query: Record<string, unknown>): Range | undefined {
   const min = finite(`${prefix}_min`, query[`${prefix}_min`] as number | undefined);
   const max = finite(`${prefix}_max`, query[`${prefix}_max`] as number | undefined);
   if (min === undefined && max === undefined) return undefined;
@@ -277,7 +232,8 @@ function instantText(instant: Date): string {
   return instant.toISOString().replace(/^\+0*/, '');
 }
 
-function geo(query: ProjectsQueryInput): GeoFilter | undefined {
+/** `lat`, `lng` and `radius_km` together, or none of them. */
+export function parseCentre(query: { lat?: number; lng?: number; radius_km?: number }): GeoFilter | undefined {
   const given = (['lat', 'lng', 'radius_km'] as const).filter((name) => query[name] !== undefined);
   if (given.length === 0) return undefined;
   if (given.length < 3) {
@@ -420,96 +376,10 @@ export function parsePolygon(raw: string): LngLatShape {
   return shapeOf(raw.split('|').map((polygon) => polygon.split(';').map((ring) => numberList('polygon', ring, POLYGON_FORMAT))));
 }
 
-function percent(parameter: string, value: number | undefined): number | undefined {
+export function parsePercent(parameter: string, value: number | undefined): number | undefined {
   if (finite(parameter, value) === undefined) return undefined;
   if (value! < 0 || value! > 100) throw new FilterError(parameter, `${parameter} must be between 0 and 100`);
   return value;
-}
-
-/**
- * The whole query. `limit` above MAX_LIMIT is capped (not an error); below 1, or a negative offset, is
- * an error. `near_*=false` and `payment_only_post_handover=false` mean "no constraint", while
- * `is_branded`, `is_resale` and `is_escrow` filter on the attribute either way.
- */
-export function parseProjectsQuery(query: ProjectsQueryInput): ProjectsPage {
-  // Every parameter is checked even after one failed: the first problem is the error's message (as it
-  // always was), the others ride along in `also` for clients that ask for every error at once.
-  const problems: FilterError[] = [];
-  const check = <T>(read: () => T): T | undefined => {
-    try {
-      return read();
-    } catch (error) {
-      if (!(error instanceof FilterError)) throw error;
-      problems.push(error);
-      return undefined;
-    }
-  };
-  const limit = query.limit ?? DEFAULT_LIMIT;
-  const offset = query.offset ?? 0;
-  if (!Number.isInteger(limit) || limit < 1) problems.push(new FilterError('limit', 'limit must be an integer of at least 1'));
-  if (!Number.isInteger(offset) || offset < 0) problems.push(new FilterError('offset', 'offset must be an integer of at least 0'));
-
-  const csv = (parameter: CsvParameter) => (query[parameter] === undefined ? undefined : check(() => parseCsv(parameter, query[parameter]!)));
-  const rangeOf = (prefix: string) => check(() => range(prefix, query as Record<string, unknown>));
-
-  const units: UnitFilters = {};
-  const bedrooms = csv('bedrooms');
-  if (bedrooms) {
-    units.bedrooms = bedrooms.filter((value) => value < 5);
-    if (bedrooms.includes(5)) units.bedroomsFiveOrMore = true;
-  }
-  const statuses = csv('statuses');
-  if (statuses) units.statuses = statuses;
-  const price = rangeOf('price');
-  if (price) units.price = price;
-  const pricePerFt2 = rangeOf('price_per_ft2');
-  if (pricePerFt2) units.pricePerFt2 = pricePerFt2;
-  const pricePerM2 = rangeOf('price_per_m2');
-  if (pricePerM2) units.pricePerM2 = pricePerM2;
-  const size = rangeOf('size');
-  if (size) units.size = size;
-  if (query.parking_min !== undefined) {
-    if (!Number.isInteger(query.parking_min) || query.parking_min < 0) problems.push(new FilterError('parking_min', 'parking_min must be an integer of at least 0'));
-    else units.parkingMin = query.parking_min;
-  }
-  const tagIds = csv('unit_preference_ids');
-  if (tagIds) units.tagIds = tagIds;
-
-  const search = query.search?.trim();
-  const filters: ProjectFilters = {
-    ...(search && { search }),
-    developerIds: csv('developer_ids'),
-    unitTypes: csv('unit_types'),
-    developmentStatuses: csv('development_status'),
-    isBranded: query.is_branded,
-    isResale: query.is_resale,
-    isEscrow: query.is_escrow,
-    handoverFrom: query.handover_from === undefined ? undefined : check(() => parseHandoverBound('handover_from', query.handover_from!)),
-    handoverTo: query.handover_to === undefined ? undefined : check(() => parseHandoverBound('handover_to', query.handover_to!)),
-    paymentMaxPreHandover: check(() => percent('payment_max_pre_handover', query.payment_max_pre_handover)),
-    paymentMinAfterHandover: check(() => percent('payment_min_after_handover', query.payment_min_after_handover)),
-    paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
-    geo: check(() => geo(query)),
-    bbox: query.bbox === undefined ? undefined : check(() => parseBbox(query.bbox!)),
-    polygon: query.polygon === undefined ? undefined : check(() => parsePolygon(query.polygon!)),
-    nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
-      .filter((name) => query[name] === true)
-      .map((name) => NEAR_PARAMETERS[name]),
-    featureIds: csv('preference_ids'),
-    units: Object.keys(units).length > 0 ? units : undefined,
-  };
-  for (const key of Object.keys(filters) as (keyof ProjectFilters)[]) if (filters[key] === undefined) delete filters[key];
-
-  // A failed centre must not add "distance needs lat, lng and radius_km" to the problem it already reported.
-  const geoFailed = problems.some((problem) => ['lat', 'lng', 'radius_km'].includes(problem.parameter));
-  const sort = check(() => parseSort(query.sort, filters.geo !== undefined || geoFailed));
-  const facets = check(() => parseFacets(query.facets));
-  if (problems.length > 0) {
-    const [first, ...others] = problems;
-    first.also = others;
-    throw first;
-  }
-  return { filters, sort: sort!, facets: facets!, limit: Math.min(limit, MAX_LIMIT), offset };
 }
 
 /** `-price_from` -> price_from descending; absent: by name. The schema already limits the values. */

@@ -1,11 +1,10 @@
 import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
-import type { DB, FacilityCategory } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
 import { aedPerUnitSql, shownCurrencySql, shownPriceSql, type ReadScope } from '../domain/currency.js';
-import type { FeatureRow } from '../contract/presenters/projects.js';
 import type { KeyScope } from '../domain/key-scope.js';
-import { firstImagePathSql, unitSummary } from './project-fragments.js';
+import { featuresJson, firstImagePathSql, paymentPlansJson, unitSummary } from './project-fragments.js';
 import { SUMMARY_FACILITY_FIELDS, type NearbyForm } from '../contract/nearby-facilities.js';
 import { projectIsVisible } from './visibility.js';
 
@@ -23,22 +22,10 @@ export function isoTimestampSql(column: Expression<unknown> | RawBuilder<unknown
   return sql<string>`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** A file row as stored; the route adds `url` (links depend on configuration, not on data). */
-export interface FileRow {
-  id: number;
-  original_name: string | null;
-  storage_name: string | null;
-  mime_type: string | null;
-  path: string;
-  size: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
 type AnyEb = ExpressionBuilder<DB, keyof DB>;
 
 /** `{...file}` or null for the file whose id is the given column (e.g. `p.brochure_file_id`). */
-export function fileJson(eb: AnyEb, fileIdColumn: string): RawBuilder<FileRow | null> {
+export function fileJson(eb: AnyEb, fileIdColumn: string) {
   return jsonObjectFrom(
     eb
       .selectFrom('files as fj')
@@ -53,67 +40,11 @@ export function fileJson(eb: AnyEb, fileIdColumn: string): RawBuilder<FileRow | 
         isoTimestampSql(sql.ref('fj.created_at')).as('created_at'),
         isoTimestampSql(sql.ref('fj.updated_at')).as('updated_at'),
       ]),
-  ) as RawBuilder<FileRow | null>;
+  );
 }
 
-/**
- * The nearby entries of one category as JSON text: `{"distance":..,"facility":..}` objects joined by
- * commas, nearest first (then by facility id), the facility being its stored JSON text (migration 0005).
- */
-export interface NearbyCategoryRow {
-  category: FacilityCategory;
-  entries_json: string;
-}
-
-export interface ProjectDetailRow {
-  id: number;
-  name: string;
-  description: string;
-  type: number;
-  status: number;
-  development_status: number;
-  is_branded: boolean;
-  is_resale: boolean;
-  is_escrow: boolean;
-  handover_date: string | null;
-  launch_date: string | null;
-  launch_time: string | null;
-  readiness_progress: number;
-  total_floors: number;
-  developer_registration_id: string;
-  trakheesi_project_id: string;
-  escrow_account: string;
-  oqood_registration: string;
-  resale_conditions: string | null;
-  floors_formula: string | null;
-  currency: string;
-  commission_type: number | null;
-  service_charge: number | null;
-  area_id: number | null;
-  area_name: string | null;
-  area_city: string | null;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  tours: string[];
-  presentations: string[];
-  created_at: string;
-  updated_at: string;
-  price_from: number | null;
-  size_from: number | null;
-  logo_path: string | null;
-  company_id: number;
-  company_name: string;
-  company_logo_path: string | null;
-  payment_plans: { type: number; percent: number }[];
-  images: { position: number; file: FileRow }[];
-  floor_plan_file: FileRow | null;
-  brochure_file: FileRow | null;
-  general_plan_file: FileRow | null;
-  units: { id: number; unit_number: string; bedrooms: number; status: number; furnishing: number; price: number | null; unit_area: number }[];
-  features: FeatureRow[];
-  nearby: NearbyCategoryRow[];
-}
+/** A file row as stored (as fileJson reads it); the route adds `url` (links depend on configuration, not on data). */
+export type FileRow = NonNullable<ReturnType<typeof fileJson>['expressionType']>;
 
 /** Which nearby facilities the detail carries: those closer than the radius (AMENITIEST_RADIUS; every one when undefined). */
 export interface NearbyOptions {
@@ -130,7 +61,7 @@ export async function findProjectDetail(
   scope: ReadScope,
   projectId: number,
   nearbyOptions: NearbyOptions | undefined,
-): Promise<ProjectDetailRow | undefined> {
+) {
   const args = { projectId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
   const [row] = scope.display
     ? await projectDetailInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
@@ -145,8 +76,11 @@ export async function findProjectDetail(
         summary: nearbyOptions.form === 'summary',
       })
     : [];
-  return { ...(row as Omit<ProjectDetailRow, 'nearby'>), nearby: nearby as NearbyCategoryRow[] };
+  return { ...row, nearby };
 }
+
+/** GET /projects/{id}'s row as Kysely infers it from the two queries (their SQL is its one definition). */
+export type ProjectDetailRow = NonNullable<Awaited<ReturnType<typeof findProjectDetail>>>;
 
 /*
  * The project's linked facilities closer than the radius (every one when null), one row per category
@@ -254,14 +188,13 @@ const detailBuilder =
       'c.id as company_id',
       'c.company_name',
       'cf.path as company_logo_path',
-      jsonArrayFrom(
-        eb.selectFrom('project_payment_plans as pp').whereRef('pp.project_id', '=', 'p.id').select(['pp.type', 'pp.percent']).orderBy('pp.position'),
-      ).as('payment_plans'),
+      paymentPlansJson(db).as('payment_plans'),
       jsonArrayFrom(
         eb
           .selectFrom('project_images as pi')
           .whereRef('pi.project_id', '=', 'p.id')
-          .select((inner) => ['pi.position', fileJson(inner as unknown as AnyEb, 'pi.file_id').as('file')])
+          // Not null: pi.file_id is a foreign key (NOT NULL).
+          .select((inner) => ['pi.position', fileJson(inner as unknown as AnyEb, 'pi.file_id').$notNull().as('file')])
           .orderBy('pi.position'),
       ).as('images'),
       fileJson(eb as unknown as AnyEb, 'p.floor_plan_file_id').as('floor_plan_file'),
@@ -284,15 +217,7 @@ const detailBuilder =
           .orderBy('u.unit_number')
           .orderBy('u.id'),
       ).as('units'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('project_feature_links as fl')
-          .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
-          .whereRef('fl.project_id', '=', 'p.id')
-          .select(['pf.id', 'pf.name', 'pf.type'])
-          .orderBy('pf.name')
-          .orderBy('pf.id'),
-      ).as('features'),
+      featuresJson(db).as('features'),
     ]);
   };
 

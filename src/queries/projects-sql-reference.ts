@@ -265,7 +265,7 @@ export async function listProjects(
     // are planned each time (see RunOptions).
     reusePlan: conditions.length === 0,
   });
-  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }) => row as ProjectListRow) };
+  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }): ProjectListRow => row) };
   // Past the last page the window count has no row to ride on.
   const counted = await db
     .selectFrom('projects as p')

@@ -14,105 +14,6 @@ import { projectIsVisible } from './visibility.js';
  * model. The keys are spelled here, in the SQL aliases, and nowhere else.
  */
 
-export interface CompanyModel {
-  ID: number;
-  CompanyType: number;
-  CompanyName: string;
-  LegalName: string | null;
-  TradeLicenseCode: string | null;
-  ReraLicenseCode: string | null;
-  PreferredContactEmail: string | null;
-  PreferredContactPhone: string | null;
-  OfficeAddress: string | null;
-  POBoxNumber: string | null;
-  LogoFileID: number | null;
-  LogoFile: FileRow | null;
-  OrganisationDescription: string | null;
-  Specialisation: number | null;
-  ProjectPortfolioURL: string | null;
-  TradeLicenseDocumentVerified: boolean;
-  ReraCertificateVerified: boolean;
-  IdentificationDocumentVerified: boolean;
-  Status: number;
-  CreatedAt: string;
-  UpdatedAt: string;
-}
-
-export interface UserModel {
-  ID: number;
-  Name: string;
-  Email: string;
-  Status: number;
-  Type: number;
-  CreatedAt: string;
-  UpdatedAt: string;
-  DeletedAt: string | null;
-}
-
-export interface UnitProjectModel {
-  id: number;
-  company_id: number;
-  author_id: number | null;
-  area_id: number | null;
-  company: CompanyModel;
-  author: UserModel | null;
-  area: { id: number; name: string; city: string; created_at: string; updated_at: string } | null;
-  name: string;
-  description: string;
-  developer_registration_id: string;
-  trakheesi_project_id: string;
-  escrow_account: string;
-  oqood_registration: string;
-  type: number;
-  status: number;
-  development_status: number;
-  readiness_progress: number;
-  total_floors: number;
-  launch_date: string | null;
-  launch_time: string | null;
-  resale_conditions: string | null;
-  floors_formula: string | null;
-  is_draft: boolean;
-  is_branded: boolean;
-  service_charge: number | null;
-  floor_plan_file_id: number | null;
-  brochure_file_id: number | null;
-  general_plan_file_id: number | null;
-  floor_plan_file: FileRow | null;
-  brochure_file: FileRow | null;
-  general_plan_file: FileRow | null;
-  CreatedAt: string;
-  UpdatedAt: string;
-}
-
-export interface UnitTagLinkModel {
-  id: number;
-  unit_id: number;
-  preference_id: number;
-  preference: { id: number; name: string; created_at: string; updated_at: string };
-  created_at: string;
-  updated_at: string;
-}
-
-export interface UnitModelRow {
-  id: number;
-  project_id: number;
-  unit_number: string;
-  bedrooms: number;
-  status: number;
-  furnishing: number;
-  parking: number;
-  floor: number;
-  price: number | null;
-  unit_area: number;
-  plan_file_id: number | null;
-  plan_file: FileRow | null;
-  preferences: UnitTagLinkModel[];
-  project: UnitProjectModel;
-  created_at: string;
-  updated_at: string;
-}
-
 type AnyEb = ExpressionBuilder<DB, keyof DB>;
 const iso = (column: string) => isoTimestampSql(sql.ref(column));
 
@@ -177,7 +78,8 @@ function projectModel(eb: AnyEb) {
           'pr.company_id',
           'pr.author_id',
           'pr.area_id',
-          companyModel(ieb).as('company'),
+          // Not null: the project's company_id is a foreign key (NOT NULL).
+          companyModel(ieb).$notNull().as('company'),
           authorModel(ieb).as('author'),
           jsonObjectFrom(
             ieb
@@ -217,13 +119,16 @@ function projectModel(eb: AnyEb) {
 }
 
 /** The live unit of a visible project, or undefined (any reason, alike). */
-export async function findUnit(db: Kysely<DB>, scope: ReadScope, unitId: number): Promise<UnitModelRow | undefined> {
+export async function findUnit(db: Kysely<DB>, scope: ReadScope, unitId: number) {
   const args = { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
-  const [row] = scope.display
+  const rows = scope.display
     ? await unitInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
     : await unitQuery(db, args);
-  return row as UnitModelRow | undefined;
+  return rows.at(0);
 }
+
+/** GET /units/{id}'s row as Kysely infers it from the unit query (the one spelling of its keys). */
+export type UnitModelRow = NonNullable<Awaited<ReturnType<typeof findUnit>>>;
 
 type UnitQueryArgs = KeyScope & { unitId: number; price_vector: number; display_currency?: string; display_digits?: number };
 
@@ -271,13 +176,17 @@ const unitQueryBuilder =
                   .selectFrom('unit_tags as pt')
                   .whereRef('pt.id', '=', sql.ref('l.tag_id'))
                   .select(['pt.id', 'pt.name', iso('pt.created_at').as('created_at'), iso('pt.updated_at').as('updated_at')]),
-              ).as('preference'),
+              )
+                // Not null: tag_id is a foreign key (NOT NULL).
+                .$notNull()
+                .as('preference'),
               iso('l.created_at').as('created_at'),
               iso('l.updated_at').as('updated_at'),
             ])
             .orderBy('l.id'),
         ).as('preferences'),
-        projectModel(anyEb).as('project'),
+        // Not null: the unit's project is the inner-joined `p`.
+        projectModel(anyEb).$notNull().as('project'),
         'u.created_at',
         'u.updated_at',
       ];

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
 import { openChangeSignal, type ChangeSignal } from '../../src/changes/change-signal.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
@@ -10,6 +11,7 @@ import { linkBuilder } from '../../src/contract/links.js';
 import { SearchModel } from '../../src/search/search-model.js';
 import { createTestDatabase, type Driver } from './databases.js';
 import { AGENCY, OWNER, type Bundle } from './fixtures.js';
+import { openApiValidator } from './openapi.js';
 
 export interface TestApp {
   app: App;
@@ -71,4 +73,47 @@ export async function createTestApp(
       await drop();
     },
   };
+}
+
+/** What useTestApp starts for a suite. */
+export interface StartedApp {
+  t: TestApp;
+  /** A key of the fixture agency (with UseTestAppOptions.key). */
+  key: string;
+  /** Checks an answer against the OpenAPI document; only with `documented`, else it throws. */
+  assertDocumented: Awaited<ReturnType<typeof openApiValidator>>;
+}
+
+export interface UseTestAppOptions {
+  /** Configuration variables (e.g. AMENITIEST_RADIUS), as createTestApp's `env`. */
+  env?: Record<string, string>;
+  /** The options of the suite's key, as TestApp.key's. */
+  key?: Parameters<TestApp['key']>[0];
+  /** Also build the OpenAPI validator of the app's answers (it reads the whole document, so opt-in). */
+  documented?: boolean;
+}
+
+/**
+ * The set-up most HTTP suites share, in one place: before the suite, the real app on a fresh database
+ * loaded with `bundle`, a key, and (opt-in) the OpenAPI validator, handed to `ready`; after it, the app
+ * and its database closed. `ready` may set up more (a second key); a promise it returns is awaited.
+ * Suites keep their own variables, e.g.
+ *
+ *   let t: TestApp;
+ *   let key: string;
+ *   useTestApp(driver, bundle, (started) => ({ t, key } = started));
+ */
+export function useTestApp(driver: Driver, bundle: Bundle | undefined, ready: (started: StartedApp) => unknown, options: UseTestAppOptions = {}): void {
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(driver, bundle, options.env);
+    const key = await t.key(options.key);
+    const assertDocumented: StartedApp['assertDocumented'] = options.documented
+      ? await openApiValidator(t.app)
+      : () => {
+          throw new Error('useTestApp: pass { documented: true } to check answers against the OpenAPI document');
+        };
+    await ready({ t, key, assertDocumented });
+  });
+  afterAll(() => t?.close());
 }

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { CURRENCIES, DEFAULT_LANGUAGE, OPPORTUNITY_NAME_MAX, type Currency } from '../../domain/application-merge.js';
+import { CURRENCIES, DEFAULT_LANGUAGE, OPPORTUNITY_NAME_MAX, type ApplicationRequest, type Currency } from '../../domain/application-merge.js';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/idempotency.js';
 import { ProjectFeature, Timestamp } from './reference.js';
 
@@ -132,6 +132,14 @@ export const ApplicationBody = Type.Object(
   { additionalProperties: false },
 );
 export type ApplicationBody = Static<typeof ApplicationBody>;
+
+/*
+ * The rules of the body (prepareApplication) are pure and sit in the domain, which does not see the
+ * contract, so they declare their input as ApplicationRequest. This line does not compile unless that
+ * type is exactly the schema's: the shape has one definition, the schema, and the domain's is checked.
+ */
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const bodyIsTheDomainsRequest: Same<ApplicationBody, ApplicationRequest> = true;
 
 export const ApplicationHeaders = Type.Object({
   'idempotency-key': Type.Optional(

@@ -1,10 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
-import { FilterError, parseProjectsQuery, type FacetName } from '../../domain/project-filters.js';
+import type { FacetName } from '../../domain/project-filters.js';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
-import { applicationRejected, badRequest, notFound } from '../errors.js';
+import { applicationRejected, notFound } from '../errors.js';
 import { nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
@@ -24,7 +25,8 @@ import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
  * What the MCP tools read and write, for one API key, inside the service: the very functions the REST
  * routes call (the search snapshot, the queries, the presenters), so a tool answers exactly what the
  * route answers for the same key: the same visibility, the same prices, the same messages. Failures are
- * thrown as the routes throw them (ApiError with the route's status and message).
+ * thrown as the routes throw them (ApiError with the route's status and message, or a rule's own error
+ * that errorAnswer of src/domain/error-catalogue.ts maps for both).
  */
 
 export type ProjectsPage = Static<typeof ProjectsPageSchema>;
@@ -62,13 +64,8 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
 
   return {
     async searchProjects(query) {
-      let page;
-      try {
-        page = parseProjectsQuery(query);
-      } catch (error) {
-        if (error instanceof FilterError) throw badRequest(error.message);
-        throw error;
-      }
+      // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
+      const page = parseProjectsQuery(query);
       const found = findProjects(await search.latest(), auth, page, context);
       const items = JSON.parse(found.items) as ProjectListItem[];
       return { total: found.total, ...(found.facets && { facets: found.facets }), items };

@@ -11,7 +11,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUnavailable } from '../../db/errors.js';
-import { messages } from '../../domain/error-catalogue.js';
+import { errorAnswer, messages } from '../../domain/error-catalogue.js';
 import { ApiError, unavailable } from '../errors.js';
 import { API_VERSION } from '../openapi.js';
 import type { Catalogue } from './catalogue.js';
@@ -114,7 +114,10 @@ export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
  */
 function toolError(error: unknown, log: McpLog, tool: string): CallToolResult {
   let failure: ApiError;
+  const answer = errorAnswer(error);
   if (error instanceof ApiError) failure = error;
+  // A rule's own error (a filter it cannot understand), mapped once, as the app's error handler does.
+  else if (answer) failure = new ApiError(answer.statusCode, answer.message);
   else if (isUnavailable(error)) failure = unavailable();
   else {
     log.error({ err: error, tool }, 'mcp tool failed');

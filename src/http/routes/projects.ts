@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { messages } from '../../domain/error-catalogue.js';
-import { parseProjectsQuery, polygonLine } from '../../domain/project-filters.js';
+import { polygonLine } from '../../domain/project-filters.js';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
