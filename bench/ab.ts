@@ -1,83 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { median } from './median.js';
-import { runLoad, type LoadStats } from './load.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { openTarget, targetEnv } from './catalogue.js';
+import { ensureCatalogue, targetFor } from './driver.js';
+import { loadFixtures, revokeBenchKeys } from './fixtures.js';
+import { probe, runLoad } from './load.js';
+import { DEFAULT_POSTGRES_URL, type BenchOptions, type DriverName } from './options.js';
+import { gitCommit, machineInfo } from './report.js';
+import { buildScenarios, type Scenario } from './scenarios.js';
+import { buildService, serviceArgs, startChildServer, waitForHealth, waitUntilIdle, type ChildServer } from './server-process.js';
 
 /*
- * A/B comparison of requests on running services, in alternating rounds: on a machine loaded by
- * other work, figures taken minutes apart differ by more than the few per cent a target asks for, so
- * the arms are interleaved (A B C ... then ... C B A) and compared as ratios within each round.
+ * `npm run bench:ab -- --compare mcp|metrics`: two variants measured in alternating rounds of the same
+ * run (A B, then B A, ...), so that the load other processes put on the shared machine weighs on both
+ * alike; the figure that counts is the ratio B/A per round (and its median), not the req/s.
  *
- *   npx tsx bench/ab.ts --arm 'main=http://127.0.0.1:3001@KEY_A/projects?bedrooms=2' \
- *                       --arm 'branch=http://127.0.0.1:3002@KEY_B/projects?bedrooms=2' \
- *                       --compare branch/main --rounds 6 --duration 5
- *
- * An arm is `name=BASE_URL@API_KEY/PATH`. Each `--compare X/Y` prints the median over the rounds of
- * X's req/s divided by Y's taken in the same round, with the lowest and highest. The services are
- * started by the caller (e.g. two builds on two ports, each on its own copy of the catalogue).
+ *   mcp      one server; A = projects-typical (GET /projects), B = mcp-search-typical (the same search
+ *            as an MCP tools/call). Target (issue 27): B/A >= 50 %.
+ *   metrics  two servers on the same database, at the default log level (info): A without the metrics
+ *            listener, B with METRICS_PORT (scraped every second, pessimistic); scenarios whoami and
+ *            projects-typical. Target (issue 28): B/A >= 97 %. Also the bytes of log per request at info
+ *            (each server's stdout over the responses it gave), target <= 300.
  */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const log = (line: string) => process.stderr.write(`[bench:ab] ${line}\n`);
 
-interface Arm {
+const USAGE = `Usage: npm run bench:ab -- --compare mcp|metrics [--projects N (500)] [--rounds R (5)] [--duration S (5)] [--connections C (32)] [--driver postgres|pglite]`;
+
+interface Variant {
   name: string;
-  baseUrl: string;
-  key: string;
-  path: string;
+  server: RunningChild;
+  scenario: Scenario;
 }
 
-function parseArm(text: string): Arm {
-  const match = /^([\w.-]+)=(https?:\/\/[^@/]+)@([^/]+)(\/.*)$/.exec(text);
-  if (!match) throw new Error(`--arm must be name=BASE_URL@KEY/PATH, got ${text}`);
-  return { name: match[1], baseUrl: match[2], key: match[3], path: match[4] };
+interface RunningChild extends ChildServer {
+  logBytes: () => number;
+  metricsUrl?: string;
+}
+
+async function startService(driver: DriverName, options: BenchOptions, extra: Record<string, string>, label: string): Promise<RunningChild> {
+  let bytes = 0;
+  let metricsUrl: string | undefined;
+  const server = await startChildServer({
+    args: serviceArgs(['serve']),
+    env: targetEnv(targetFor(driver, options), { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extra }),
+    cwd: ROOT,
+    label,
+    echo: (line) => !line.startsWith('{') || !line.includes('"level":30'),
+    onLine: (line) => {
+      // stdout and stderr both come here: JSON lines are the request log, the rest the banner.
+      if (line.startsWith('{')) bytes += Buffer.byteLength(line) + 1;
+      metricsUrl ??= /metrics: (http:\/\/[^\s)]+)/.exec(line)?.[1];
+    },
+  });
+  await waitForHealth(server.url);
+  return { ...server, logBytes: () => bytes, metricsUrl };
+}
+
+/** CPU seconds (user + system) the process has used so far, from /proc (Linux; 10 ms resolution). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
+    args: process.argv.slice(2),
     options: {
-      arm: { type: 'string', multiple: true },
-      compare: { type: 'string', multiple: true },
-      rounds: { type: 'string', default: '6' },
-      duration: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '1' },
-      connections: { type: 'string', default: '32' },
+      compare: { type: 'string' },
+      projects: { type: 'string' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      driver: { type: 'string' },
     },
-    strict: true,
   });
-  const arms = (values.arm ?? []).map(parseArm);
-  if (arms.length < 2) throw new Error('give at least two --arm');
-  const rounds = Number(values.rounds);
-  const settings = { connections: Number(values.connections), durationS: Number(values.duration) };
-  const warmup = { connections: settings.connections, durationS: Number(values.warmup) };
-  const byArm = new Map<string, number[]>(arms.map((arm) => [arm.name, []]));
+  const compare = values.compare;
+  if (compare !== 'mcp' && compare !== 'metrics') throw new Error(USAGE);
+  const driver = (values.driver ?? 'postgres') as DriverName;
+  const rounds = Number(values.rounds ?? 5);
+  const durationS = Number(values.duration ?? 5);
+  const connections = Number(values.connections ?? 32);
+  const options: BenchOptions = {
+    projects: Number(values.projects ?? 500),
+    foreignCurrencies: 0,
+    duration: durationS,
+    warmup: 1,
+    latencyDuration: 0,
+    connections,
+    drivers: [driver],
+    scenarios: undefined,
+    ceiling: false,
+    reload: false,
+    postgresUrl: process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL,
+    pgliteDir: process.env.BENCH_PGLITE_DIR ?? join(ROOT, 'bench', '.data', 'pglite'),
+  };
+  const machine = machineInfo();
+  const git = gitCommit(ROOT);
+  log(`${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, load average ${machine.loadAverage.join(' ')}`);
+  log(`built the service in ${buildService(ROOT).toFixed(1)} s`);
+  await ensureCatalogue(targetFor(driver, options), { options, root: ROOT, runId: 'ab', log });
+  const runId = `ab${randomBytes(4).toString('hex')}`;
+  let database = await openTarget(targetFor(driver, options));
+  const fixtures = await (async () => {
+    await migrateToLatest(database.db);
+    return loadFixtures(database.db, runId);
+  })().finally(() => database.close());
+  const scenarios = new Map(buildScenarios(fixtures, runId).map((scenario) => [scenario.name, scenario]));
 
-  for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? arms : [...arms].reverse();
-    const line: string[] = [];
-    for (const arm of order) {
-      const request = { method: 'GET' as const, path: arm.path, headers: { 'x-api-key': arm.key } };
-      if (warmup.durationS > 0) await runLoad(arm.baseUrl, request, warmup);
-      const stats: LoadStats = await runLoad(arm.baseUrl, request, settings);
-      if (stats.non2xx + stats.errors > 0) throw new Error(`${arm.name}: ${stats.non2xx} non-2xx, ${stats.errors} errors (${JSON.stringify(stats.statusCodes)})`);
-      byArm.get(arm.name)!.push(stats.rps);
-      line.push(`${arm.name} ${Math.round(stats.rps)}`);
+  const servers: RunningChild[] = [];
+  const pairs: [Variant, Variant][] = [];
+  let scrapes = 0;
+  let scraper: NodeJS.Timeout | undefined;
+  try {
+    if (compare === 'mcp') {
+      const server = await startService(driver, options, {}, 'server');
+      servers.push(server);
+      pairs.push([
+        { name: 'GET /projects', server, scenario: scenarios.get('projects-typical')! },
+        { name: 'MCP search_projects', server, scenario: scenarios.get('mcp-search-typical')! },
+      ]);
+    } else {
+      const off = await startService(driver, options, {}, 'metrics off');
+      const on = await startService(driver, options, { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' }, 'metrics on');
+      if (!on.metricsUrl) throw new Error('the server with METRICS_PORT printed no metrics URL');
+      servers.push(off, on);
+      for (const name of ['whoami', 'projects-typical'] as const) {
+        pairs.push([
+          { name: `${name} metrics off`, server: off, scenario: scenarios.get(name)! },
+          { name: `${name} metrics on`, server: on, scenario: scenarios.get(name)! },
+        ]);
+      }
+      const metricsUrl = on.metricsUrl;
+      scraper = setInterval(() => {
+        void fetch(metricsUrl).then((response) => response.text()).then(() => scrapes++, () => {});
+      }, 1000);
     }
-    console.log(`round ${round + 1}: ${line.join(', ')} req/s`);
-  }
+    const bytes = new Map<string, number>();
+    for (const variant of pairs.flat()) {
+      const answer = await probe(variant.server.url, variant.scenario.request);
+      if (answer.status < 200 || answer.status > 299) throw new Error(`${variant.name}: HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
+      bytes.set(variant.name, answer.bytes);
+    }
+    log(`servers ready; ${rounds} rounds of ${durationS} s per variant at c=${connections}, after 1 s warm-up each`);
 
-  console.log('\narm: median req/s (min-max) over the rounds');
-  for (const arm of arms) {
-    const rps = byArm.get(arm.name)!;
-    console.log(`  ${arm.name}: ${Math.round(median(rps))} (${Math.round(Math.min(...rps))}-${Math.round(Math.max(...rps))})  ${arm.path}`);
-  }
-  for (const pair of values.compare ?? []) {
-    const [x, y] = pair.split('/');
-    const [a, b] = [byArm.get(x), byArm.get(y)];
-    if (!a || !b) throw new Error(`--compare ${pair}: unknown arm`);
-    const ratios = a.map((value, k) => value / b[k]);
-    const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
-    console.log(`${x} / ${y}: median ${percent(median(ratios))} (rounds ${ratios.map(percent).join(', ')})`);
+    const rps = new Map<string, number[]>();
+    // The server's own CPU per response: much less sensitive than req/s to what other processes take
+    // from a shared machine (it still counts the in-flight requests a duration run abandons).
+    const cpu = new Map<string, { seconds: number; responses: number }>();
+    const logs = new Map<string, { bytes: number; responses: number }>();
+    const loads: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      loads.push(machineInfo().loadAverage[0]);
+      for (const pair of pairs) {
+        const order = round % 2 === 0 ? pair : ([pair[1], pair[0]] as const);
+        for (const variant of order) {
+          await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 1 });
+          await waitUntilIdle(variant.server.url, variant.server.pid);
+          const bytesBefore = variant.server.logBytes();
+          const cpuBefore = cpuSeconds(variant.server.pid);
+          const stats = await runLoad(variant.server.url, variant.scenario.request, { connections, durationS });
+          const cpuUsed = cpuSeconds(variant.server.pid) - cpuBefore;
+          const spent = cpu.get(variant.name) ?? { seconds: 0, responses: 0 };
+          cpu.set(variant.name, { seconds: spent.seconds + cpuUsed, responses: spent.responses + stats.responses });
+          await waitUntilIdle(variant.server.url, variant.server.pid);
+          const failed = stats.non2xx + stats.errors;
+          if (failed) log(`warning: ${variant.name}: ${failed} non-2xx or failed responses ${JSON.stringify(stats.statusCodes)}`);
+          rps.set(variant.name, [...(rps.get(variant.name) ?? []), stats.rps]);
+          const logged = logs.get(variant.name) ?? { bytes: 0, responses: 0 };
+          // waitUntilIdle's /health requests are logged too (a line each); counted with the responses.
+          logs.set(variant.name, { bytes: logged.bytes + variant.server.logBytes() - bytesBefore, responses: logged.responses + stats.responses });
+          log(`round ${round + 1} ${variant.name}: ${Math.round(stats.rps)} req/s`);
+        }
+      }
+    }
+    loads.push(machineInfo().loadAverage[0]);
+
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    console.log(`\n${compare}: ${driver}, ${options.projects} projects, ${rounds} rounds x ${durationS} s, c=${connections}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, ${new Date().toISOString()}`);
+    console.log(`load average (1 min) at each round: ${loads.map((value) => value.toFixed(2)).join(' ')}`);
+    for (const [a, b] of pairs) {
+      const ra = rps.get(a.name)!;
+      const rb = rps.get(b.name)!;
+      const ratios = ra.map((value, index) => rb[index] / value);
+      console.log(`${a.name} (${bytes.get(a.name)} B): ${ra.map(Math.round).join(' ')} req/s (median ${Math.round(median(ra))})`);
+      console.log(`${b.name} (${bytes.get(b.name)} B): ${rb.map(Math.round).join(' ')} req/s (median ${Math.round(median(rb))})`);
+      const perResponse = (name: string) => (cpu.get(name)!.seconds / cpu.get(name)!.responses) * 1e6;
+      console.log(
+        `  server CPU per response: A ${perResponse(a.name).toFixed(0)} µs, B ${perResponse(b.name).toFixed(0)} µs; ` +
+          `capacity ratio B/A ${((perResponse(a.name) / perResponse(b.name)) * 100).toFixed(1)} %`,
+      );
+      console.log(
+        `  ratio B/A per round: ${ratios.map((ratio) => `${(ratio * 100).toFixed(1)} %`).join(' ')}; median ${(median(ratios) * 100).toFixed(1)} %, ` +
+          `totals ${((rb.reduce((x, y) => x + y, 0) / ra.reduce((x, y) => x + y, 0)) * 100).toFixed(1)} %`,
+      );
+    }
+    if (compare === 'metrics') {
+      for (const [name, { bytes, responses }] of logs) console.log(`log at info, ${name}: ${(bytes / responses).toFixed(0)} bytes per request (${bytes} B / ${responses})`);
+      console.log(`metrics scrapes during the run: ${scrapes}`);
+    }
+  } finally {
+    if (scraper) clearInterval(scraper);
+    for (const server of servers) await server.stop();
+    database = await openTarget(targetFor(driver, options));
+    await revokeBenchKeys(database.db, fixtures.keys).finally(() => database.close());
   }
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
+  console.error(error instanceof Error && error.message === USAGE ? USAGE : error);
+  process.exit(1);
 });

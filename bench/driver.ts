@@ -42,7 +42,7 @@ export function targetFor(driver: DriverName, options: BenchOptions): Target {
 }
 
 /** Makes sure the target holds a catalogue of the requested size, loading one when it does not. */
-async function ensureCatalogue(target: Target, context: DriverContext): Promise<{ loadSeconds?: number }> {
+export async function ensureCatalogue(target: Target, context: DriverContext): Promise<{ loadSeconds?: number }> {
   const { options, log, root } = context;
   if (target.driver === 'postgres') {
     if (await ensurePostgresDatabase(target.databaseUrl!)) log(`created database ${describeTarget(target)}`);

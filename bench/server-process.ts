@@ -24,8 +24,10 @@ export interface SpawnOptions {
   startTimeoutMs?: number;
   /** After SIGTERM, how long stop() waits before SIGKILL (default 15 s). */
   stopGraceMs?: number;
-  /** Called with every output line (besides the pass-through), e.g. to count the server's errors. */
+  /** Called with every output line, the banner included, e.g. to count the server's errors or log bytes. */
   onLine?: (line: string) => void;
+  /** Whether a line is passed through (default: every line); a run at LOG_LEVEL=info keeps its request lines quiet. */
+  echo?: (line: string) => boolean;
 }
 
 const LISTENING = /listening on (https?:\/\/\S+)/i;
@@ -63,7 +65,6 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
   const remember = (line: string) => {
     tail.push(line);
     if (tail.length > 20) tail.shift();
-    options.onLine?.(line);
   };
 
   const url = await new Promise<string>((resolve, reject) => {
@@ -71,6 +72,7 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
     let found = false;
     // The service prints its banner on stderr (its stdout is JSON log lines); the ceiling server on stdout.
     const onLine = (line: string) => {
+      options.onLine?.(line);
       const match = found ? null : LISTENING.exec(line);
       if (match) {
         found = true;
@@ -79,7 +81,7 @@ export async function startChildServer(options: SpawnOptions): Promise<ChildServ
         return;
       }
       remember(line);
-      process.stderr.write(`[${options.label}] ${line}\n`);
+      if (options.echo?.(line) ?? true) process.stderr.write(`[${options.label}] ${line}\n`);
     };
     createInterface({ input: child.stdout! }).on('line', onLine);
     createInterface({ input: child.stderr! }).on('line', onLine);

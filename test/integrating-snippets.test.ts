@@ -8,6 +8,7 @@ import { apply } from '../docs/snippets/application.js';
 import { firstCall } from '../docs/snippets/first-call.js';
 import { syncMirror, type Mirror } from '../docs/snippets/mirror.js';
 import { projectPage } from '../docs/snippets/project-page.js';
+import { mapMarkers, projectsInDrawnArea } from '../docs/snippets/map-search.js';
 import { allProjectIds, searchPage } from '../docs/snippets/search-page.js';
 import { updateKey } from '../src/queries/api-keys.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -67,6 +68,23 @@ describe.each(drivers)('docs/snippets against the service (%s)', (driver) => {
     expect(result.pages).toBe(Math.ceil(direct.total / 12));
     expect(result.cards.map((card) => card.id)).toEqual(direct.items.map((project: { id: number }) => project.id));
     expect(result.cards[0]).toEqual({ id: direct.items[0].id, name: direct.items[0].name, developer: direct.items[0].company.name, priceFrom: direct.items[0].price_from, currency: direct.items[0].currency });
+  });
+
+  it('map: markers for a viewport agree with the list; a drawn area in the POST form agrees with GET', async () => {
+    const view = { west: 54.9, south: 24.8, east: 55.6, north: 25.4 };
+    const map = await mapMarkers(catalogue, view, 10, [1, 2]);
+    const direct = (await api('/projects?bbox=54.9,24.8,55.6,25.4&bedrooms=1,2&limit=1')).body.data;
+    expect(map.total).toBe(direct.total);
+    expect(map.total).toBeGreaterThan(0);
+    expect(map.markers.length).toBeGreaterThan(1);
+    const clusters = (await api('/projects/clusters?bbox=54.9,24.8,55.6,25.4&bedrooms=1,2&zoom=12')).body.data;
+    expect(map.markers.map((marker) => marker.label)).toEqual(clusters.clusters.map((c: { count: number; project: { name: string } | null }) => c.project?.name ?? String(c.count)));
+    const ring = [[55.1, 25.0], [55.35, 25.0], [55.35, 25.25], [55.1, 25.25], [55.1, 25.0]];
+    const drawn = await projectsInDrawnArea(catalogue, { type: 'Polygon', coordinates: [ring] });
+    const get = (await api(`/projects?polygon=${ring.flat().join(',')}&sort=price_from&limit=20`)).body.data;
+    expect(drawn.total).toBe(get.total);
+    expect(drawn.total).toBeGreaterThan(0);
+    expect(drawn.names).toEqual(get.items.map((project: { name: string }) => project.name));
   });
 
   it('all projects: every id, in the API’s order', async () => {

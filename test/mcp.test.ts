@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { assistantSearch } from '../docs/snippets/assistant.js';
 import { buildApp } from '../src/http/app.js';
+import { importBundle } from '../src/import/import-bundle.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { crmCounts } from './helpers/crm-counts.js';
 import { drivers } from './helpers/databases.js';
@@ -345,15 +346,45 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
         const result = await callTool(client, 'list_reference', { list });
         expect((result.structuredContent as any).items).toEqual(sections[list].map(({ id, name }: any) => ({ id, name })));
       }
-      const facets = (await rest(key, '/projects?facets=unit_types,development_status&limit=1')).json.data.facets;
-      const types = await callTool(client, 'list_reference', { list: 'project_types' });
-      expect((types.structuredContent as any).items).toEqual(facets.unit_types.map(({ value, count }: any) => ({ id: value, name: null, projects: count })));
-      const statuses = await callTool(client, 'list_reference', { list: 'development_statuses' });
-      expect((statuses.structuredContent as any).items).toEqual(facets.development_status.map(({ value, count }: any) => ({ id: value, name: null, projects: count })));
       expect(textOf(areas)).toMatch(/^Areas \(\d+\), ids for /);
       const bad = await callTool(client, 'list_reference', { list: 'colours' });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toBe('list must be one of: areas, unit_tags, features, amenities, developers, project_types, development_statuses');
+    });
+
+    it('list_reference names project types and development statuses as GET /project-types and /development-statuses, with the key\'s project counts', async () => {
+      const facets = (await rest(key, '/projects?facets=unit_types,development_status&limit=1')).json.data.facets;
+      const counted = (facet: string) => new Map<number, number>(facets[facet].map(({ value, count }: any) => [value, count]));
+      const types = counted('unit_types');
+      const statuses = counted('development_status');
+      expect(types.size).toBeGreaterThan(1);
+      // Every counted value but the first is named, plus a type no visible project has: each case shows.
+      const [unnamedType, ...namedTypes] = [...types.keys()];
+      const unusedType = Math.max(...types.keys()) + 1;
+      const before = await t.db.selectFrom('project_types').selectAll().execute();
+      const names = {
+        project_types: [...namedTypes, unusedType].map((id) => ({ id, name: `Type ${id}` })),
+        development_statuses: [0, 1, 2, 3].map((id) => ({ id, name: `Status ${id}` })),
+      };
+      await importBundle(t.db, names, { facilityLinkRadiusM: 1000 });
+      await t.db.deleteFrom('project_types').where('id', '=', unnamedType).execute();
+      const restTypes = (await rest(key, '/project-types')).json.data as { id: number; name: string }[];
+      expect(restTypes.map(({ id }) => id)).toEqual([...namedTypes, unusedType].sort((a, b) => a - b));
+      const typeItems = (await callTool(client, 'list_reference', { list: 'project_types' })).structuredContent as any;
+      expect(typeItems.items).toEqual([
+        ...restTypes.map(({ id, name }) => ({ id, name, projects: types.get(id) ?? 0 })),
+        { id: unnamedType, name: null, projects: types.get(unnamedType) },
+      ]);
+      expect(typeItems.items.find((item: any) => item.id === unusedType)).toEqual({ id: unusedType, name: `Type ${unusedType}`, projects: 0 });
+      const restStatuses = (await rest(key, '/development-statuses')).json.data as { id: number; name: string }[];
+      expect(restStatuses).toHaveLength(4);
+      const statusTool = await callTool(client, 'list_reference', { list: 'development_statuses' });
+      expect((statusTool.structuredContent as any).items).toEqual(restStatuses.map(({ id, name }) => ({ id, name, projects: statuses.get(id) ?? 0 })));
+      expect(textOf(statusTool)).toContain(`- 1: Status 1 \u2014 ${statuses.get(1) ?? 0} project`);
+      expect(textOf(await callTool(client, 'list_reference', { list: 'project_types' }))).toContain(`- ${unnamedType}: (no name defined)`);
+      // The catalogue's own names back for the tests after this one.
+      await t.db.deleteFrom('project_types').execute();
+      if (before.length) await t.db.insertInto('project_types').values(before).execute();
     });
 
     it('every list is a resource with the same items', async () => {

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import parsePrometheusTextFormat, { type MetricFamily, type Sample } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
@@ -174,6 +175,45 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
     const delta = (result: string) => value(after, 'catalogue_search_result_cache_requests_total', { result }) - value(before, 'catalogue_search_result_cache_requests_total', { result });
     expect(delta('miss')).toBe(2);
     expect(delta('hit')).toBe(1);
+  });
+
+  it('counts requests in flight: a request whose body is still coming, until its client goes away', async () => {
+    const inFlight = async () => value((await scrape(metricsUrl)).series, 'catalogue_http_requests_in_flight');
+    const idle = await inFlight();
+    const { hostname, port } = new URL(t.server.url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`POST /units/1000/applications HTTP/1.1\r\nhost: x\r\nx-api-key: ${key}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"cli`);
+    const deadline = Date.now() + 5_000;
+    while ((await inFlight()) !== idle + 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inFlight()).toBe(idle + 1);
+    socket.destroy();
+    while ((await inFlight()) !== idle && Date.now() < deadline + 5_000) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await inFlight()).toBe(idle);
+  });
+
+  it('counts MCP tool calls by tool and outcome, and shows the webhook queue', async () => {
+    const before = (await scrape(metricsUrl)).series;
+    const call = (id: number, name: string, args: Record<string, unknown>) =>
+      api('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }),
+      }).then(async (response) => (await response.json()).result);
+    expect((await call(1, 'search_projects', { limit: 1 })).isError).toBeUndefined();
+    expect((await call(2, 'get_project', { project_id: 100 })).isError).toBeUndefined();
+    expect((await call(3, 'get_project', { project_id: 424242 })).isError).toBe(true);
+    const after = (await scrape(metricsUrl)).series;
+    const delta = (labels: Record<string, string>) => value(after, 'catalogue_mcp_tool_calls_total', labels) - value(before, 'catalogue_mcp_tool_calls_total', labels);
+    expect(delta({ tool: 'search_projects', outcome: 'ok' })).toBe(1);
+    expect(delta({ tool: 'get_project', outcome: 'ok' })).toBe(1);
+    expect(delta({ tool: 'get_project', outcome: 'error' })).toBe(1);
+    // The same figures as /health's webhook block (no endpoint set up here: an empty queue).
+    const health = (await (await fetch(`${t.server.url}/health`)).json()).data.webhooks;
+    expect(value(after, 'catalogue_webhook_deliveries_pending')).toBe(health.pending);
+    expect(value(after, 'catalogue_webhook_deliveries_held')).toBe(health.held);
+    expect(value(after, 'catalogue_webhook_oldest_pending_age_seconds')).toBe(health.oldest_pending_age_s ?? 0);
+    expect(after.has('catalogue_webhook_deliveries_pending')).toBe(true);
   });
 
   it('reports the search snapshot, the pools, the change signal and the shutdown state', async () => {

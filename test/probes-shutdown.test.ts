@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { drivers } from './helpers/databases.js';
@@ -53,6 +54,21 @@ describe.each(drivers)('probes and shutdown (%s)', (driver) => {
     expect(await ready.json()).toEqual({ status: 'success', data: { database: 'up', search_catalogue_version: t.server.search.current().catalogueVersion } });
     const health = await (await fetch(`${t.server.url}/health`)).json();
     expect(health.data).toMatchObject({ database: 'up', driver });
+  }, 120_000);
+
+  it.skipIf(driver !== 'postgres')('readiness does not queue behind requests: 200 at once while every pooled connection is busy', async () => {
+    t = await startTestServer(driver, oneUnitCatalogue());
+    const { database } = t.server;
+    // Every connection of the request pool held for 4 s, past the probe's 2 s limit: a probe that
+    // queued for one of them would answer 503 "database down" on a healthy, merely busy instance.
+    const busy = Array.from({ length: database.poolSize }, () => sql`SELECT pg_sleep(4)`.execute(database.db));
+    await sleep(300);
+    expect(database.pools()[0]).toMatchObject({ inUse: database.poolSize });
+    const sent = performance.now();
+    const ready = await fetch(`${t.server.url}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(performance.now() - sent).toBeLessThan(1_500);
+    await Promise.all(busy);
   }, 120_000);
 
   it('drains on shutdown: readiness 503 while requests are still answered (Connection: close), then refuses connections', async () => {

@@ -19,6 +19,8 @@ import type {
   ProjectFeaturesQuery,
   ProjectListItem,
   ProjectsPage,
+  ClustersQuery,
+  ProjectClusters,
   ProjectsSearchBody,
   ProjectsQuery,
   ProjectType,
@@ -125,6 +127,11 @@ export class CatalogueClient {
   /** POST /projects/search: the same search with its parameters in a JSON body, for drawn shapes too long for a URL. */
   searchProjects(body: ProjectsSearchBody): Promise<ProjectsPage> {
     return unwrap(this.raw.POST('/projects/search', { body }));
+  }
+
+  /** GET /projects/clusters: the matching projects in the viewport `bbox`, grouped by map tile at `zoom`. */
+  listProjectClusters(query: ClustersQuery): Promise<ProjectClusters> {
+    return unwrap(this.raw.GET('/projects/clusters', { params: { query } }));
   }
 
   /** Every page of GET /projects for `query`, from `query.offset` (default 0) to the end. */

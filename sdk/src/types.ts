@@ -24,6 +24,8 @@ export type DevelopmentStatus = ResponseData<'listDevelopmentStatuses'>[number];
 export type ProjectFeaturesQuery = QueryOf<'listProjectFeatures'>;
 export type ProjectsQuery = QueryOf<'listProjects'>;
 export type ProjectsPage = ResponseData<'listProjects'>;
+export type ClustersQuery = QueryOf<'listProjectClusters'>;
+export type ProjectClusters = ResponseData<'listProjectClusters'>;
 /** The body of POST /projects/search: the query of GET /projects, `polygon` also as a GeoJSON Polygon or MultiPolygon. */
 export type ProjectsSearchBody = operations['searchProjects']['requestBody']['content']['application/json'];
 export type ProjectListItem = ProjectsPage['items'][number];

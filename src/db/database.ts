@@ -70,6 +70,8 @@ export interface DatabaseOptions {
 export const CONNECT_TIMEOUT_MS = 3_000;
 /** The healthcheck reports the database down when SELECT 1 takes longer than this. */
 export const PING_TIMEOUT_MS = 2_000;
+/** application_name of the probes' connection (pg_stat_activity tells it from the request pool's). */
+export const PROBE_APPLICATION_NAME = 'catalogue-probe';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.readUrls ?? [], options.readMaxLagS ?? DEFAULT_READ_MAX_LAG_S);
@@ -82,18 +84,30 @@ export const DEFAULT_READ_MAX_LAG_S = 5;
 async function openPostgres(connectionString: string, max: number, readUrls: string[], readMaxLagS: number): Promise<Database> {
   const pool = createPool(connectionString, max, 'primary');
   const primary = new Kysely<DB>({ dialect: dialectFor(pool) });
+  /*
+   * The probes' own connection to the primary, outside the request pool: under load the pool's
+   * connections are all busy and requests queue for them (up to CONNECT_TIMEOUT_MS), and a SELECT 1
+   * queued behind them measured the queue, not the database. The readiness probe then failed on a
+   * busy but healthy instance (a load balancer took it out with its peer shutting down: both out),
+   * which the rolling-restart test saw as 503s before any SIGTERM. One connection, opened on first
+   * use and kept; a probe waiting for it waits only behind another probe.
+   */
+  const probePool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: PING_TIMEOUT_MS, keepAlive: true, application_name: PROBE_APPLICATION_NAME });
+  probePool.on('error', () => {});
+  probePool.on('connect', (client) => client.on('error', () => {}));
+  const probe = new Kysely<DB>({ dialect: new PostgresDialect({ pool: probePool }) });
   // Each replica gets a pool of the same size: a replica takes the reads a primary would otherwise serve.
   const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max, 'replica') }));
   const base = {
     primary,
     driver: 'postgres' as const,
     poolSize: max,
-    ping: () => ping(primary),
+    ping: () => ping(probe),
     pools: () => [poolUse('primary', pool, max), ...replicaPools.map((replica) => poolUse(replica.name, replica.pool, max))],
     // On the primary: a standby takes no LISTEN, and the notifications are sent at commit there.
     listen: async (channel: string, handlers: ListenHandlers) => listenOnPostgres(connectionString, channel, handlers),
   };
-  if (readUrls.length === 0) return { ...base, db: primary, close: () => primary.destroy().finally(() => pool.end()) };
+  if (readUrls.length === 0) return { ...base, db: primary, close: () => primary.destroy().finally(() => Promise.all([pool.end(), probe.destroy()])).then(() => {}) };
   const pools = [pool, ...replicaPools.map((replica) => replica.pool)];
   const endPools = () => Promise.all(pools.map((p) => p.end())).then(() => {});
   try {
@@ -102,10 +116,10 @@ async function openPostgres(connectionString: string, max: number, readUrls: str
       ...base,
       db: replicated.db,
       replicas: replicated.replicas,
-      close: () => replicated.close().then(() => primary.destroy()).finally(endPools),
+      close: () => replicated.close().then(() => primary.destroy()).finally(() => Promise.all([endPools(), probe.destroy()])).then(() => {}),
     };
   } catch (error) {
-    await primary.destroy().finally(endPools);
+    await primary.destroy().finally(() => Promise.all([endPools(), probe.destroy()]));
     throw error;
   }
 }

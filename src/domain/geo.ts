@@ -256,3 +256,36 @@ export function selfIntersection(xs: number[], ys: number[]): string | undefined
 export function boxOf(xs: number[], ys: number[]): LngLatBox {
   return { west: Math.min(...xs), south: Math.min(...ys), east: Math.max(...xs), north: Math.max(...ys) };
 }
+
+/*
+ * The map grid, in one place: web-mercator tiles as web maps (and Elasticsearch's geotile_grid) cut
+ * the world. At zoom z there are 2^z × 2^z tiles; a point's tile is
+ *   x = floor((lng + 180) / 360 × 2^z)
+ *   y = floor((1 − asinh(tan φ) / π) / 2 × 2^z)        (φ the latitude in radians; asinh(tan φ) = ln(tan φ + sec φ))
+ * clamped to 0 … 2^z − 1, so lng = 180 and the poles (beyond ±85.0511°, where the projection ends)
+ * fall in the last row or column. A tile's edges, back in degrees, are tileBounds. The grid is only
+ * computed in JavaScript (the clusters of GET /projects/clusters are made in memory); the tests hold a
+ * straightforward copy of the same formula over the SQL reference's matches.
+ */
+
+export const MAX_ZOOM = 22;
+
+export interface Tile {
+  zoom: number;
+  x: number;
+  y: number;
+}
+
+export function tileOf(lng: number, lat: number, zoom: number): Tile {
+  const n = 2 ** zoom;
+  const phi = (lat * Math.PI) / 180;
+  const clamp = (value: number) => Math.min(n - 1, Math.max(0, Math.floor(value)));
+  return { zoom, x: clamp(((lng + 180) / 360) * n), y: clamp(((1 - Math.asinh(Math.tan(phi)) / Math.PI) / 2) * n) };
+}
+
+/** The tile's edges in degrees (north is the top edge: y grows southwards). */
+export function tileBounds({ zoom, x, y }: Tile): LngLatBox {
+  const n = 2 ** zoom;
+  const latOf = (row: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * row) / n))) * 180) / Math.PI;
+  return { west: (x / n) * 360 - 180, south: latOf(y + 1), east: ((x + 1) / n) * 360 - 180, north: latOf(y) };
+}

@@ -27,6 +27,7 @@ import { applicationRoutes } from './routes/applications.js';
 import { changesRoutes } from './routes/changes.js';
 import { currencyRoutes } from './routes/currencies.js';
 import { healthRoutes } from './routes/health.js';
+import { projectClusterRoutes } from './routes/project-clusters.js';
 import { projectRoutes } from './routes/projects.js';
 import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
@@ -174,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     await api.register(referenceRoutes, deps);
     await api.register(currencyRoutes, deps);
     await api.register(projectRoutes, deps);
+    await api.register(projectClusterRoutes, deps);
     await api.register(unitRoutes, deps);
     await api.register(changesRoutes, deps);
     await api.register(applicationRoutes, deps);

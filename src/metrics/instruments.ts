@@ -101,6 +101,13 @@ export const applicationsRefused = new Counter({
   registers: [registry],
 });
 
+export const mcpToolCalls = new Counter({
+  name: 'catalogue_mcp_tool_calls_total',
+  help: 'MCP tools/call requests answered, by tool and outcome: ok, or error (a tool result with isError: a refused filter, an invisible id, a database outage...). Unknown tool names are not counted.',
+  labelNames: ['tool', 'outcome'] as const,
+  registers: [registry],
+});
+
 /** "2xx" for 204, etc. */
 export function statusClass(statusCode: number): string {
   return `${Math.floor(statusCode / 100)}xx`;

@@ -2,6 +2,8 @@ import { Gauge, Registry } from 'prom-client';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Database } from '../db/database.js';
 import type { SearchModel } from '../search/search-model.js';
+import type { QueueStats } from '../queries/webhook-deliveries.js';
+import { createQueueProbe } from '../webhooks/queue-probe.js';
 
 /** What the gauges read, at each scrape, from one running server. */
 export interface ServiceState {
@@ -146,6 +148,30 @@ export function serviceGauges(state: ServiceState): Registry {
       registers,
       collect() {
         this.set(changes.listening ? 1 : 0);
+      },
+    });
+  }
+
+  // The webhook queue, shared by every process of the deployment (each one's endpoint shows it): read
+  // as /health reads it, one indexed count, the last figures when the database is busy.
+  const webhookQueue = createQueueProbe(database.primary);
+  const webhookGauges: [name: string, help: string, read: (stats: QueueStats) => number][] = [
+    ['catalogue_webhook_deliveries_pending', 'Webhook deliveries waiting for an enabled endpoint: due now, being attempted, or waiting for a retry.', (stats) => stats.pending],
+    ['catalogue_webhook_deliveries_held', 'Webhook deliveries kept for disabled endpoints (sent once the endpoint is enabled again).', (stats) => stats.held],
+    [
+      'catalogue_webhook_oldest_pending_age_seconds',
+      'Seconds since the oldest pending webhook delivery was queued (0: none). Growing steadily: an endpoint is failing, or no process delivers (WEBHOOK_WORKER).',
+      (stats) => stats.oldest_pending_age_s ?? 0,
+    ],
+  ];
+  for (const [name, help, read] of webhookGauges) {
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        const stats = await webhookQueue();
+        if (stats) this.set(read(stats));
       },
     });
   }

@@ -43,16 +43,24 @@ export interface FindOptions {
   cache?: boolean;
 }
 
-export function findProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
-  const pricing = keyPricing(scope.price_vector);
-  const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
+/** Every matching project in the page's order (and the facets asked for), from the result cache when it has them. */
+export function matchProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundList {
   const useCache = options.cache ?? true;
   const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM, scope.display?.currency) : '';
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
-    found = search(snapshot, scope, page, pricing, context, display);
+    const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
+    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context, display);
     if (useCache) snapshot.results.offer(key, found);
   }
+  return found;
+}
+
+export function findProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+  const pricing = keyPricing(scope.price_vector);
+  // Kept per snapshot, price vector and currency (display-prices.ts): the same object matchProjects used.
+  const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
+  const found = matchProjects(snapshot, scope, page, context, options);
 
   const { projects } = snapshot;
   const { order } = found;

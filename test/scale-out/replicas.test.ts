@@ -127,6 +127,7 @@ describe.skipIf(unavailable)(`read replicas, several API processes${unavailable 
         RATE_LIMIT: String(RATE_LIMIT),
         REDIS_URL,
         REDIS_KEY_PREFIX: keyPrefix,
+        METRICS_PORT: '0',
       }),
       { keyCacheTtlMs: 600_000 },
     );
@@ -221,6 +222,14 @@ describe.skipIf(unavailable)(`read replicas, several API processes${unavailable 
       });
       expect(lagging.lag_bytes).toBeGreaterThan(0);
       expect(lagging.lag_seconds).toBeGreaterThan(1);
+      // The metrics say the same as health (both read the monitor's last poll).
+      const exposition = await (await fetch(b.metricsUrl!)).text();
+      const sample = (name: string, labels: string) => Number(new RegExp(`^${name}\\{[^}]*${labels}[^}]*\\} (\\S+)$`, 'm').exec(exposition)?.[1]);
+      expect(sample('catalogue_db_replica_state', 'state="lagging"')).toBe(1);
+      expect(sample('catalogue_db_replica_state', 'state="up"')).toBe(0);
+      expect(sample('catalogue_db_replica_lag_seconds', 'replica=')).toBeGreaterThan(1);
+      expect(sample('catalogue_db_replica_lag_bytes', 'replica=')).toBeGreaterThan(0);
+      expect(exposition).toMatch(/^catalogue_db_primary_up 1$/m);
       expect(await projectName(b, key)).toBe('Marina Heights III');
       // a tolerates a minute: still the replica, still the old name, never an error.
       expect((await health(a)).body.data.replicas[0].state).toBe('up');

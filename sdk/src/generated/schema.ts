@@ -321,6 +321,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/clusters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Projects grouped for a map
+         * @description The projects GET /projects would find with the same filters, inside the viewport `bbox`, grouped by map grid tile at `zoom`: per cluster its count, centroid, bounds and lowest price (in the key’s prices); a cluster of one names its project. At most 200 clusters; the counts add up to `total`. Visibility and prices are exactly those of GET /projects.
+         */
+        get: operations["listProjectClusters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/units/{id}": {
         parameters: {
             query?: never;
@@ -5108,6 +5128,488 @@ export interface operations {
                      * @example {
                      *       "status": "error",
                      *       "message": "project not found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listProjectClusters: {
+        parameters: {
+            query: {
+                /**
+                 * @description Case-insensitive substring of the project name or of its developer’s name (`%` and `_` are literal); leading and trailing white space is ignored. Blank: no filter.
+                 * @example marina
+                 */
+                search?: string;
+                /**
+                 * @description Developer company ids (GET /companies); the project belongs to one of them. Comma-separated, any number of items.
+                 * @example 3,5
+                 */
+                developer_ids?: string;
+                /**
+                 * @description Project `type` values (positive integers); the project has one of them. Comma-separated, any number of items.
+                 * @example 1,2
+                 */
+                unit_types?: string;
+                /**
+                 * @description Project development statuses, 1 to 3; the project has one of them. Comma-separated, any number of items.
+                 * @example 1,2
+                 */
+                development_status?: string;
+                /**
+                 * @description Unit bedrooms, 0 to 5: 0 = studio, 5 = five or more. Unit-level: some unit of the project has one of these. Comma-separated, any number of items.
+                 * @example 1,2
+                 */
+                bedrooms?: string;
+                /**
+                 * @description Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level. Comma-separated, any number of items.
+                 * @example 3,4
+                 */
+                statuses?: string;
+                /**
+                 * @description Minimum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match.
+                 * @example 800000
+                 */
+                price_min?: number;
+                /**
+                 * @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound.
+                 * @example 2500000
+                 */
+                price_max?: number;
+                /**
+                 * @description Minimum unit price (key’s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match.
+                 * @example 1200
+                 */
+                price_per_ft2_min?: number;
+                /**
+                 * @description Maximum price per ft² (key’s prices), inclusive. Unit-level.
+                 * @example 2600
+                 */
+                price_per_ft2_max?: number;
+                /**
+                 * @description Minimum unit price (key’s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match.
+                 * @example 13000
+                 */
+                price_per_m2_min?: number;
+                /**
+                 * @description Maximum price per m² (key’s prices), inclusive. Unit-level.
+                 * @example 28000
+                 */
+                price_per_m2_max?: number;
+                /**
+                 * @description Minimum unit area, m², inclusive. Unit-level.
+                 * @example 60
+                 */
+                size_min?: number;
+                /**
+                 * @description Maximum unit area, m², inclusive. Unit-level.
+                 * @example 150
+                 */
+                size_max?: number;
+                /**
+                 * @description Minimum number of parking spaces of the unit. Unit-level.
+                 * @example 1
+                 */
+                parking_min?: number;
+                /**
+                 * @description Branded projects only (`true`) or unbranded only (`false`). `true` or `false`.
+                 * @example false
+                 */
+                is_branded?: boolean;
+                /**
+                 * @description Resale projects only (`true`) or non-resale only (`false`). `true` or `false`.
+                 * @example false
+                 */
+                is_resale?: boolean;
+                /**
+                 * @description Projects with an escrow account (`true`) or without one (`false`). `true` or `false`.
+                 * @example true
+                 */
+                is_escrow?: boolean;
+                /**
+                 * @description Handover on or after this bound: RFC 3339 date-time, or YYYY-MM-DD meaning 00:00 UTC that day. Projects without a handover date never match.
+                 * @example 2027-01-01
+                 */
+                handover_from?: string;
+                /**
+                 * @description Handover on or before this bound: RFC 3339 date-time (inclusive), or YYYY-MM-DD meaning the whole of that day (UTC). Projects without a handover date never match.
+                 * @example 2028-12-31
+                 */
+                handover_to?: string;
+                /**
+                 * @description Maximum percent due before handover: the sum of the percents of the payment-plan parts of type 1 (down payment) and 2 (during construction) is at most this value. Projects without a payment plan never match.
+                 * @example 60
+                 */
+                payment_max_pre_handover?: number;
+                /**
+                 * @description Minimum percent due after handover: the sum of the percents of the payment-plan parts of type 3 (on completion) is at least this value. Projects without a payment plan never match.
+                 * @example 40
+                 */
+                payment_min_after_handover?: number;
+                /**
+                 * @description `true`: only projects whose payment plan has a part of type 3 (on completion) with a percent above 0. `false` sets no constraint. `true` or `false`.
+                 * @example true
+                 */
+                payment_only_post_handover?: boolean;
+                /**
+                 * @description Latitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.
+                 * @example 25.0805
+                 */
+                lat?: number;
+                /**
+                 * @description Longitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.
+                 * @example 55.1403
+                 */
+                lng?: number;
+                /**
+                 * @description Search radius, km: great-circle (haversine, Earth radius 6371008.8 m) distance from the centre to the project’s coordinates, inclusive. Projects without coordinates never match.
+                 * @example 5
+                 */
+                radius_km?: number;
+                /**
+                 * @description A drawn area: a ring's vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3, in either direction; closing the ring (repeating the first vertex last) is optional. `;` starts a hole in the current polygon and `|` starts another polygon: `outer;hole;hole|outer` is a GeoJSON MultiPolygon in one line. At most 1000 vertices in all rings together. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside an outer ring (even-odd rule) or exactly on its edge or vertex, and not strictly inside one of its holes (a hole's edge belongs to the area, as every boundary does); polygons may overlap (their union counts) and a hole outside its outer ring removes nothing. Each ring must be simple (no edge crossing or touching another) with a non-zero area, else 400 naming the ring (`polygon 2, hole 1: ...`). Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.
+                 * @example 55.128,25.072,55.146,25.068,55.152,25.086,55.134,25.094
+                 */
+                polygon?: string;
+                /**
+                 * @description `true`: only projects with a linked airports and ports facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_airport?: boolean;
+                /**
+                 * @description `true`: only projects with a linked education facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example true
+                 */
+                near_education?: boolean;
+                /**
+                 * @description `true`: only projects with a linked employment facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_employment?: boolean;
+                /**
+                 * @description `true`: only projects with a linked healthcare facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_healthcare?: boolean;
+                /**
+                 * @description `true`: only projects with a linked lifestyle facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_lifestyle?: boolean;
+                /**
+                 * @description `true`: only projects with a linked retail facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_retail?: boolean;
+                /**
+                 * @description `true`: only projects with a linked transport facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example true
+                 */
+                near_transport?: boolean;
+                /**
+                 * @description `true`: only projects with a linked tourism facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
+                near_tourism?: boolean;
+                /**
+                 * @description Project feature/amenity ids (GET /project-preferences); the project must have all of them. Comma-separated, any number of items.
+                 * @example 14,17
+                 */
+                preference_ids?: string;
+                /**
+                 * @description Unit tag ids (GET /preferences): one single unit of the project must carry all of them and also satisfy every other unit-level filter. Comma-separated, any number of items.
+                 * @example 2
+                 */
+                unit_preference_ids?: string;
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The map’s viewport (required): Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter (including `lat`/`lng`/`radius_km` and `polygon`) by AND.
+                 * @example 54.9,24.8,55.6,25.4
+                 */
+                bbox: string;
+                /**
+                 * @description The map's zoom level, 0 to 22: projects are grouped by the web-mercator tile (as web maps cut them) they fall in at this zoom. When that makes more than 200 clusters, the grid is coarsened one level at a time until it does not (`grid_zoom` says which was used). Tip: the map’s zoom plus 2 or 3 gives clusters a few dozen pixels apart.
+                 * @example 11
+                 */
+                zoom: number;
+            };
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clusters of the matching projects. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "total": 37,
+                     *         "zoom": 11,
+                     *         "grid_zoom": 11,
+                     *         "clusters": [
+                     *           {
+                     *             "tile": "11/1337/876",
+                     *             "count": 36,
+                     *             "centroid": {
+                     *               "lat": 25.0791,
+                     *               "lng": 55.1412
+                     *             },
+                     *             "bounds": {
+                     *               "west": 55.0987,
+                     *               "south": 25.0412,
+                     *               "east": 55.1749,
+                     *               "north": 25.1196
+                     *             },
+                     *             "price_from": 1103560,
+                     *             "project": null
+                     *           },
+                     *           {
+                     *             "tile": "11/1339/874",
+                     *             "count": 1,
+                     *             "centroid": {
+                     *               "lat": 25.1972,
+                     *               "lng": 55.2744
+                     *             },
+                     *             "bounds": {
+                     *               "west": 55.2744,
+                     *               "south": 25.1972,
+                     *               "east": 55.2744,
+                     *               "north": 25.1972
+                     *             },
+                     *             "price_from": 2450000,
+                     *             "project": {
+                     *               "id": 42,
+                     *               "name": "Marina Crest Residences",
+                     *               "logo": "https://cdn.example-agency.ae/projects/42/logo.png"
+                     *             }
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /** @description Matching projects: the `total` of GET /projects with the same filters, and the sum of the counts. */
+                            total: number;
+                            /** @description The zoom asked for. */
+                            zoom: number;
+                            /** @description The zoom of the grid used: the one asked for, or coarser when it made more than 200 clusters. */
+                            grid_zoom: number;
+                            /** @description At most 200, largest first (ties by tile). */
+                            clusters: {
+                                /** @description The grid tile as `zoom/x/y` (web mercator, the XYZ scheme of web maps). */
+                                tile: string;
+                                /** @description Matching projects in the tile. */
+                                count: number;
+                                /** @description The mean of the projects’ coordinates: where to draw the marker. */
+                                centroid: {
+                                    /** @description Latitude, degrees. */
+                                    lat: number;
+                                    /** @description Longitude, degrees. */
+                                    lng: number;
+                                };
+                                /** @description The bounding box of the projects’ coordinates: where to zoom on a click (a point for a cluster of one). */
+                                bounds: {
+                                    /** @description Westmost longitude. */
+                                    west: number;
+                                    /** @description Southmost latitude. */
+                                    south: number;
+                                    /** @description Eastmost longitude. */
+                                    east: number;
+                                    /** @description Northmost latitude. */
+                                    north: number;
+                                };
+                                /** @description The lowest `price_from` of its projects, in the key’s prices (as GET /projects shows them); null when none has a priced unit. */
+                                price_from: number | null;
+                                /** @description A cluster of one names its project (as GET /projects/list does); null otherwise. */
+                                project: {
+                                    /** @description Project id. */
+                                    id: number;
+                                    /** @description Project name. */
+                                    name: string;
+                                    /** @description Link to the project’s first image; null when it has none. */
+                                    logo: string | null;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -1,6 +1,5 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
-import type { FacetName } from '../../domain/project-filters.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
@@ -13,11 +12,13 @@ import { toUnitModel } from '../presenters/units.js';
 import type { ApplicationResponse } from '../../contract/schemas/applications.js';
 import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../../contract/schemas/projects.js';
 import type { Developer } from '../../contract/schemas/reference.js';
+import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
 import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjectDetail } from '../../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { findUnit } from '../../queries/units.js';
 import { findProjects } from '../../search/find-projects.js';
+import type { FoundList } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 
@@ -49,17 +50,36 @@ export interface Catalogue {
   submitApplication(unitId: number, body: ApplicationRequest, idempotencyKey: string): Promise<ApplicationOutcomeData>;
 }
 
+/*
+ * A search's page as objects, kept with the search's cached result (weakly: it goes when the snapshot's
+ * result cache drops the search, or the snapshot is replaced): REST splices the page's JSON text into
+ * its answer, but a tool's structured content is an object, and parsing the page again on every call
+ * was a good part of an MCP search's CPU. The cache key of a result holds everything a page depends on
+ * but its offset and limit (the key's developers and prices, the filters, the sort, the facets), so a
+ * page is found by those two. The first few pages only: repeated searches read those.
+ */
+const parsedPages = new WeakMap<FoundList, Map<string, ProjectsPage>>();
+const PAGES_KEPT = 4;
+
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
   const { database, config, links, search, applications } = deps;
   const { db } = database;
   const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 
-  async function facetValues(facet: FacetName): Promise<ReferenceItem[]> {
+  /*
+   * Project types and development statuses: every code GET /project-types or GET /development-statuses
+   * names (the same query), with the number of projects this key sees with it (0: none yet, the filter
+   * still takes it). A value the facet counts but the catalogue does not name is listed after them with
+   * a null name, since the filter takes it too.
+   */
+  async function namedCodes(facet: 'unit_types' | 'development_status', named: { id: number; name: string }[]): Promise<ReferenceItem[]> {
     const page = parseProjectsQuery({ facets: facet, limit: 1 });
     const found = findProjects(await search.latest(), auth, page, context);
-    const counts = (found.facets?.[facet] ?? []) as { value: number; count: number }[];
-    // Names of project types and development statuses are not defined by the platform yet.
-    return counts.map(({ value, count }) => ({ id: value, name: null, projects: count }));
+    const counts = new Map(((found.facets?.[facet] ?? []) as { value: number; count: number }[]).map(({ value, count }) => [value, count]));
+    const items: ReferenceItem[] = named.map(({ id, name }) => ({ id, name, projects: counts.get(id) ?? 0 }));
+    const namedIds = new Set(named.map(({ id }) => id));
+    for (const [id, count] of counts) if (!namedIds.has(id)) items.push({ id, name: null, projects: count });
+    return items;
   }
 
   return {
@@ -67,8 +87,15 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
       const page = parseProjectsQuery(query);
       const found = findProjects(await search.latest(), auth, page, context);
+      const pageKey = `${page.offset},${page.limit}`;
+      const kept = parsedPages.get(found.kept);
+      const known = kept?.get(pageKey);
+      if (known) return known;
       const items = JSON.parse(found.items) as ProjectListItem[];
-      return { total: found.total, ...(found.facets && { facets: found.facets }), items };
+      const result: ProjectsPage = { total: found.total, ...(found.facets && { facets: found.facets }), items };
+      if (!kept) parsedPages.set(found.kept, new Map([[pageKey, result]]));
+      else if (kept.size < PAGES_KEPT) kept.set(pageKey, result);
+      return result;
     },
 
     async getProject(id) {
@@ -103,9 +130,9 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
         case 'developers':
           return (JSON.parse(companiesJson(await search.latest(), auth.contracted_developer_ids)) as Static<typeof Developer>[]).map(({ id, name }) => ({ id, name }));
         case 'project_types':
-          return facetValues('unit_types');
+          return namedCodes('unit_types', await listProjectTypes(db));
         case 'development_statuses':
-          return facetValues('development_status');
+          return namedCodes('development_status', await listDevelopmentStatuses(db));
       }
     },
 

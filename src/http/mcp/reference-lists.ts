@@ -14,12 +14,12 @@ export const REFERENCE_LISTS = {
   project_types: {
     title: 'Project types',
     usedBy: '`unit_types` of search_projects',
-    description: 'Project type values present in the projects this key can see, with their number of projects; the platform defines no names for them yet (name is null).',
+    description: 'Every named project type (as GET /project-types), with the number of projects this key can see of it.',
   },
   development_statuses: {
     title: 'Development statuses',
     usedBy: '`development_status` of search_projects (values 1 to 3)',
-    description: 'Development status values present in the projects this key can see, with their number of projects; the platform defines no names for them yet (name is null).',
+    description: 'Every named development status (as GET /development-statuses; the filter takes 1 to 3), with the number of projects this key can see in it.',
   },
 } as const;
 
@@ -28,8 +28,8 @@ export const REFERENCE_LIST_NAMES = Object.keys(REFERENCE_LISTS) as ReferenceLis
 
 export const ReferenceItem = Type.Object({
   id: Type.Integer({ description: 'The value the filter or field takes.' }),
-  name: Type.Union([Type.String(), Type.Null()], { description: 'Its name; null where the platform defines none.' }),
+  name: Type.Union([Type.String(), Type.Null()], { description: 'Its name; null for a project type or development status value the catalogue does not name.' }),
   city: Type.Optional(Type.String({ description: 'Areas: the city.' })),
-  projects: Type.Optional(Type.Integer({ description: 'Project types and development statuses: visible projects with this value.' })),
+  projects: Type.Optional(Type.Integer({ description: 'Project types and development statuses: projects this key can see with this value (0: none).' })),
 });
 export type ReferenceItem = Static<typeof ReferenceItem>;

@@ -6,7 +6,7 @@ import { ApplicationBody } from '../../contract/schemas/applications.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { ProjectsQuery } from '../../contract/schemas/projects.js';
 import { compileValidator, type RequestPart } from '../validation.js';
-import type { Catalogue } from './catalogue.js';
+import type { Catalogue, ProjectsPage } from './catalogue.js';
 import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';
 import { applicationText, contactsText, projectText, referenceText, searchText, unitText } from './text.js';
 
@@ -89,6 +89,8 @@ const checkReference = checker<{ list: ReferenceListName }>(ReferenceArgs, 'body
 const checkTarget = checker<Static<typeof ApplicationTarget>>(ApplicationTarget, 'body');
 const checkApplication = checker<ApplicationRequest>(ApplicationBody, 'body');
 
+const searchTexts = new WeakMap<ProjectsPage, string>();
+
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
 
 export const TOOLS: ToolDefinition[] = [
@@ -107,7 +109,11 @@ export const TOOLS: ToolDefinition[] = [
     async run(catalogue, args) {
       const query = checkSearch(listsAsText(args));
       const page = await catalogue.searchProjects(query);
-      return { text: searchText(page, query), structured: page };
+      // A page kept by the catalogue (a repeated search) comes with its text; the text depends on the
+      // page and on the offset and sort, which the page's cache key holds.
+      let text = searchTexts.get(page);
+      if (text === undefined) searchTexts.set(page, (text = searchText(page, query)));
+      return { text, structured: page };
     },
   },
   {

@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
+import { keyPricing } from '../../domain/pricing.js';
+import { clusterProjects } from '../../search/clusters.js';
+import { matchProjects } from '../../search/find-projects.js';
+import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
+import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import type { AppDeps } from '../deps.js';
+
+export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { config, search }) => {
+  app.get(
+    '/projects/clusters',
+    {
+      schema: {
+        tags: ['Catalogue'],
+        operationId: 'listProjectClusters',
+        summary: 'Projects grouped for a map',
+        description:
+          'The projects GET /projects would find with the same filters, inside the viewport `bbox`, grouped by map grid tile at `zoom`: ' +
+          'per cluster its count, centroid, bounds and lowest price (in the key\u2019s prices); a cluster of one names its project. At most ' +
+          `${MAX_CLUSTERS} clusters; the counts add up to \`total\`. Visibility and prices are exactly those of GET /projects.`,
+        querystring: ClustersQuery,
+        response: responses({ 200: Success(ProjectClusters, 'The clusters of the matching projects.') }),
+      },
+    },
+    async (request) => {
+      const { zoom, ...filters } = request.query;
+      // The search of GET /projects (its default order, so its result cache is shared with the list).
+      const page = parseProjectsQuery(filters);
+      const snapshot = await search.latest();
+      const found = matchProjects(snapshot, request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, keyPricing(request.auth.price_vector));
+      const { flatItem } = snapshot.projects;
+      return ok({
+        total: found.order.length,
+        zoom,
+        grid_zoom: gridZoom,
+        clusters: clusters.map(({ only, ...cluster }) => ({ ...cluster, project: only < 0 ? null : (JSON.parse(flatItem[only]) as ProjectClusters['clusters'][number]['project']) })),
+      });
+    },
+  );
+};
