@@ -86,6 +86,7 @@ async function main(): Promise<void> {
   const connections = Number(values.connections ?? 32);
   const options: BenchOptions = {
     projects: Number(values.projects ?? 500),
+    foreignCurrencies: 0,
     duration: durationS,
     warmup: 1,
     latencyDuration: 0,

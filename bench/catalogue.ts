@@ -115,8 +115,10 @@ export async function countProjects(database: Database): Promise<number> {
  */
 const CATALOGUE_SOURCES = ['src/demo', 'src/import', 'src/db/migrations'];
 
-export async function catalogueFingerprint(root: string): Promise<string> {
+export async function catalogueFingerprint(root: string, foreignCurrencies: number): Promise<string> {
   const hash = createHash('sha256').update(`FACILITY_LINK_RADIUS_M=${LINK_RADIUS_M}\0`);
+  // The demo's own mix leaves the fingerprint as it was (a catalogue loaded before the flag is reused).
+  if (foreignCurrencies > 0) hash.update(`--foreign-currencies=${foreignCurrencies}\0`);
   for (const directory of CATALOGUE_SOURCES) {
     const files = (await readdir(join(root, directory))).filter((name) => name.endsWith('.ts')).sort();
     for (const file of files) hash.update(`${directory}/${file}\0`).update(await readFile(join(root, directory, file))).update('\0');
@@ -155,9 +157,10 @@ export async function writeMarker(database: Database, marker: CatalogueMarker): 
  */
 export const LINK_RADIUS_M = process.env.FACILITY_LINK_RADIUS_M ?? '2000';
 
-/** `catalogue seed-demo --projects N --no-key` in a child process; its output goes to our stderr. */
-export async function seedCatalogue(target: Target, projects: number, cwd: string): Promise<void> {
-  const args = nodeWithTsx(['src/cli/main.ts', 'seed-demo', '--projects', String(projects), '--no-key', '--verbose']);
+/** `catalogue seed-demo --projects N [--foreign-currencies P] --no-key` in a child process; its output goes to our stderr. */
+export async function seedCatalogue(target: Target, projects: number, cwd: string, foreignCurrencies = 0): Promise<void> {
+  const foreign = foreignCurrencies > 0 ? ['--foreign-currencies', String(foreignCurrencies)] : [];
+  const args = nodeWithTsx(['src/cli/main.ts', 'seed-demo', '--projects', String(projects), ...foreign, '--no-key', '--verbose']);
   const child = spawn(process.execPath, args, { cwd, env: targetEnv(target, { LOG_LEVEL: 'warn', FACILITY_LINK_RADIUS_M: LINK_RADIUS_M }), stdio: ['ignore', process.stderr, process.stderr] });
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);

@@ -49,7 +49,7 @@ export async function ensureCatalogue(target: Target, context: DriverContext): P
   } else {
     await mkdir(dirname(target.dataDir!), { recursive: true });
   }
-  const fingerprint = await catalogueFingerprint(root);
+  const fingerprint = await catalogueFingerprint(root, options.foreignCurrencies);
   let database = await openTarget(target);
   const { stored, marker } = await (async () => ({ stored: await countProjects(database), marker: await readMarker(database) }))().finally(() =>
     database.close(),
@@ -70,7 +70,7 @@ export async function ensureCatalogue(target: Target, context: DriverContext): P
   }
   log(`loading ${options.projects} projects into ${describeTarget(target)} (catalogue seed-demo)…`);
   const started = Date.now();
-  await seedCatalogue(target, options.projects, root);
+  await seedCatalogue(target, options.projects, root, options.foreignCurrencies);
   const loadSeconds = (Date.now() - started) / 1000;
   log(`loaded in ${loadSeconds.toFixed(1)} s`);
   database = await openTarget(target);

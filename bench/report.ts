@@ -162,7 +162,7 @@ export function evaluateTargets(drivers: DriverResult[]): Check[] {
 }
 
 // Targets of the in-memory search issue (both drivers).
-const SEARCH_SCENARIOS = ['projects', 'projects-typical', 'projects-geo', 'projects-unit-tags', 'projects-worst', 'projects-deep', 'projects-sort', 'projects-facets'];
+const SEARCH_SCENARIOS = ['projects', 'projects-typical', 'projects-geo', 'projects-unit-tags', 'projects-worst', 'projects-deep', 'projects-sort', 'projects-facets', 'projects-typical-usd'];
 /** The heaviest searches again, each request one the result cache has not seen (the full pass). */
 const UNCACHED_SCENARIOS = ['projects-unit-tags-uncached', 'projects-worst-uncached', 'projects-facets-uncached'];
 
@@ -196,6 +196,10 @@ function searchTargets(result: DriverResult): Check[] {
   const mcp = find(result, 'mcp-search-typical');
   const mcpShare = mcp && typical ? mcp.load!.rps / typical.load!.rps : undefined;
   push('MCP search_projects / GET /projects typical', '>= 50 %', mcpShare === undefined ? undefined : { actual: `${(mcpShare * 100).toFixed(1)} %`, pass: mcpShare >= 0.5 });
+  // Issue 22: a currency=USD search within 10 % of the same search without it.
+  const usd = find(result, 'projects-typical-usd');
+  const usdShare = usd && typical ? usd.load!.rps / typical.load!.rps : undefined;
+  push('/projects typical currency=USD / without', '>= 90 %', usdShare === undefined ? undefined : { actual: `${(usdShare * 100).toFixed(1)} %`, pass: usdShare >= 0.9 });
   const list = find(result, 'projects-list');
   push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
   return checks;

@@ -21,6 +21,7 @@ describe('the search form', () => {
       development_status: '2',
       near_transport: true,
       sort: '-price_from',
+      currency: 'AED',
     });
   });
 
@@ -34,6 +35,11 @@ describe('the search form', () => {
   it('links to other pages with the same filters', () => {
     expect(searchHref(form, 2)).toBe('/?bedrooms=0&bedrooms=2&price_max=3000000&developer=4&development_status=2&near_metro=on&sort=-price_from&page=2');
     expect(searchHref(readSearchForm(new URLSearchParams()), 1)).toBe('/');
+    // The display currency: AED by default (left out of links), another one kept; an unknown one is AED.
+    expect(readSearchForm(new URLSearchParams('currency=EUR')).currency).toBe('EUR');
+    expect(readSearchForm(new URLSearchParams('currency=XYZ')).currency).toBe('AED');
+    expect(projectsQuery(readSearchForm(new URLSearchParams('currency=USD&price_max=800000')))).toMatchObject({ currency: 'USD', price_max: 800_000 });
+    expect(searchHref(readSearchForm(new URLSearchParams('currency=USD')), 1)).toBe('/?currency=USD');
   });
 });
 
@@ -78,6 +84,14 @@ describe('rendering', () => {
     expect(section('development_status')).toContain('<li data-value="0" data-count="3">Announced <span class="count">(3)</span></li>');
     expect(section('development_status')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;development_status=1&amp;near_metro=on">Early construction');
     expect(section('unit_types')).toContain('href="/?bedrooms=2&amp;price_max=3000000&amp;developer=4&amp;unit_type=2&amp;near_metro=on">Villas');
+  });
+
+  it('labels the price inputs in the display currency and offers the currencies', () => {
+    const text = htmlText(searchPage({ form: readSearchForm(new URLSearchParams('currency=USD')), developers: [], areas: [] }));
+    expect(text).toContain('<span>Price from (USD)</span>');
+    expect(text).toContain('<span>Price to (USD)</span>');
+    expect(text).toContain('<option value="USD" selected>USD</option>');
+    expect(text).toContain('<option value="CNY">CNY</option>');
   });
 
   it('keeps a filter set from the Refine panel when the form is sent again', () => {

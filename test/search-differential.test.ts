@@ -14,6 +14,7 @@ import { ok, Success } from '../src/contract/schemas/envelope.js';
 import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects-sql-reference.js';
+import { displayCurrency } from '../src/domain/currency.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
@@ -46,8 +47,23 @@ function differentialBundle() {
   // The second agency's licence approved: its keys see other developers (3, 9 and 12).
   const second = bundle.companies.find((company) => company.id === SECOND_AGENCY_ID)!;
   second.licence_status = 'approved';
+  // Mixed currencies (issue 22): besides the demo's USD and EUR projects, one in JPY (0 decimals), one
+  // in KWD (3 decimals) and one in a currency without a rate.
+  project(13).currency = 'JPY';
+  project(17).currency = 'KWD';
+  project(21).currency = 'XYZ';
+  bundle.currency_rates.push(
+    { currency: 'JPY', aed_per_unit: 0.02391, as_of: '2026-11-20T12:00:00Z' },
+    { currency: 'KWD', aed_per_unit: 11.9483, as_of: '2026-11-20T12:00:00Z' },
+  );
   return bundle;
 }
+
+/** The price bounds of GET /projects, in the asked currency with `currency=`. */
+const PRICE_BOUNDS = ['price_min', 'price_max', 'price_per_m2_min', 'price_per_m2_max', 'price_per_ft2_min', 'price_per_ft2_max'];
+
+/** `currency=` values: AED, rated currencies of 0, 2 and 3 decimals. */
+const DISPLAY_CURRENCIES = ['AED', 'USD', 'EUR', 'GBP', 'JPY', 'KWD', 'INR'];
 
 const UNICODE_SEARCHES = ['étoile', 'ÉTOILE', 'école', 'istanbul', 'İstanbul', 'i̇stanbul', 'STRAßE', 'straße', 'σοφια', 'ΣΟΦΙΑ', 'émir', 'É'];
 
@@ -120,7 +136,8 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
 
   async function sqlBody(query: Query, record: KeyRecord, radius: number | undefined): Promise<string> {
     const page = parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, { ...query })) as never);
-    const { total, items } = await listProjects(t.db, record, page, { amenitiesRadiusM: radius });
+    const scope = query.currency === undefined ? record : { ...record, display: displayCurrency(query.currency) };
+    const { total, items } = await listProjects(t.db, scope, page, { amenitiesRadiusM: radius });
     serializing = ok({ total, items: items.map((row) => toProjectListItem(row, links)) });
     return (await serializer.inject({ method: 'GET', url: '/' })).body;
   }
@@ -163,6 +180,7 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     farOffset: sometimes(20, fc.constantFrom(2 ** 31, 2 ** 31 + 7, MAX_OFFSET)),
     // The same search again for another page, twice: kept, then served from the snapshot's result cache.
     repage: sometimes(2, fc.record({ offset: fc.nat(12), limit: fc.integer({ min: 1, max: 100 }) })),
+    currency: sometimes(3, fc.constantFrom(...DISPLAY_CURRENCIES)),
   });
 
   /*
@@ -246,11 +264,93 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     }
   });
 
+  it('currency=: price bounds at a unit\u2019s converted price (GET /units/{id}?currency=), every currency and price vector: same body as the SQL path', async () => {
+    const priced = catalogue.units.filter((unit) => !unit.deleted && unit.priceCents !== null);
+    let inForeign = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(priced.length - 1),
+        priceVectorArb,
+        fc.constantFrom(...DISPLAY_CURRENCIES),
+        fc.constantFrom('both', 'min', 'max', 'above', 'below', 'per_m2'),
+        fc.boolean(),
+        fc.constantFrom('price_from', '-price_from', 'name'),
+        async (pick, priceVector, currency, bounds, withBedrooms, sort) => {
+          const unit = priced[pick];
+          const { secret, record } = await keyFor(AGENCIES[0], priceVector);
+          const shown = await t.app.inject({ method: 'GET', url: `/units/${unit.id}?currency=${currency}`, headers: { 'x-api-key': secret } });
+          if (shown.statusCode === 404) return; // a project the key cannot see
+          const { price, currency: shownIn } = shown.json().data;
+          if (shownIn !== currency) inForeign++;
+          const step = currency === 'JPY' ? 1 : currency === 'KWD' ? 0.001 : 0.01;
+          const at = (delta: number) => String(Math.max(0, Number((price + delta * step).toFixed(3))));
+          const query: Query = { limit: '100', currency, sort };
+          if (bounds === 'both' || bounds === 'min') query.price_min = at(0);
+          if (bounds === 'both' || bounds === 'max') query.price_max = at(0);
+          if (bounds === 'above') query.price_min = at(1);
+          if (bounds === 'below') query.price_max = at(-1);
+          if (bounds === 'per_m2') query.price_per_m2_max = String(Number((price / Math.max(unit.unit_area, 1)).toFixed(2)));
+          if (withBedrooms) query.bedrooms = String(Math.min(5, unit.bedrooms));
+          const url = `/projects?${new URLSearchParams(query)}`;
+          const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.body, `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record, undefined));
+        },
+      ),
+      { seed: SEED, numRuns: 300 },
+    );
+    // Some picks are units of the project whose currency has no rate: shown in their own currency.
+    expect(inForeign).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('currency=AED with price_per_m2_min and the is_resale facet (seed 20261124, run 277): counts as the SQL path gives them', async () => {
+    // The counterexample that reverted the first merge. The search was right (the SQL path agrees): the
+    // naive reference compared the bound with each project's own-currency prices (it knew nothing of
+    // `currency=`), so projects in other currencies near the bound moved between the facet's values.
+    const query: Query = { price_per_m2_min: '26359.37369519833', currency: 'AED' };
+    const { secret, record } = await keyFor(AGENCIES[0], 0);
+    const res = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams({ ...query, facets: 'is_resale' })}`, headers: { 'x-api-key': secret } });
+    expect(res.statusCode, res.body).toBe(200);
+    const counts = countsOf(res.json().data.facets).is_resale;
+    const sqlTotal = async (isResale: boolean) => JSON.parse(await sqlBody({ ...query, is_resale: String(isResale), limit: '1' }, record, undefined)).data.total as number;
+    const bySql = [
+      { value: false, count: await sqlTotal(false) },
+      { value: true, count: await sqlTotal(true) },
+    ].filter((entry) => entry.count > 0);
+    expect(counts).toEqual(bySql);
+    expect(counts).toEqual(referenceFacets(query, ['is_resale'], AGENCIES[0], 0, undefined).is_resale);
+    // The case depends on the conversion: in each project's own currency the counts differ.
+    const { currency: _currency, ...ownCurrency } = query;
+    expect(referenceFacets(ownCurrency, ['is_resale'], AGENCIES[0], 0, undefined).is_resale).not.toEqual(counts);
+  });
+
+  it('without currency=, a mixed catalogue: prices in each project\u2019s own currency; price_from sorts by value in AED, unrated last', async () => {
+    const { secret } = await keyFor(AGENCIES[0], 0);
+    const res = await t.app.inject({ method: 'GET', url: '/projects?sort=price_from&limit=100', headers: { 'x-api-key': secret } });
+    const items = res.json().data.items as { id: number; price_from: number | null; currency: string }[];
+    const currencies = new Set(items.map((item) => item.currency));
+    for (const code of ['AED', 'USD', 'EUR', 'JPY', 'KWD', 'XYZ']) expect(currencies.has(code), code).toBe(true);
+    const listed = (await t.app.inject({ method: 'GET', url: '/currencies', headers: { 'x-api-key': secret } })).json().data.items as { currency: string; aed_per_unit: number }[];
+    const rates = new Map(listed.map((rate) => [rate.currency, rate.aed_per_unit]));
+    const values = items.map((item) => (item.price_from === null || !rates.has(item.currency) ? null : item.price_from * rates.get(item.currency)!));
+    const firstNull = values.indexOf(null);
+    expect(values.slice(firstNull).every((value) => value === null)).toBe(true);
+    const rated = values.slice(0, firstNull) as number[];
+    // Shown prices are rounded: neighbours may differ by a rounding, never by more.
+    for (let k = 1; k < rated.length; k++) expect(rated[k], `item ${k}`).toBeGreaterThanOrEqual(rated[k - 1] - 0.01 * 12);
+  });
+
   it('random filters, sort, paging, price vectors and scopes: same body as the SQL path, facets as the reference counts', async () => {
     let nonEmpty = 0;
     let faceted = 0;
     let sorted = 0;
     let repaged = 0;
+    let converted = 0;
+    let convertedNonEmpty = 0;
+    const aedPerUnit = (code: string) => {
+      const rate = code === 'AED' ? { n: 1n, d: 1n } : catalogue.rates.get(code)!;
+      return Number(rate.n) / Number(rate.d);
+    };
     await fc.assert(
       fc.asyncProperty(scenarioArb(catalogue), extras, async (scenario, extra) => {
         const query: Query = { ...scenario.query };
@@ -262,6 +362,16 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
           sorted++;
         }
         if (extra.facets !== null) query.facets = extra.facets.join(',');
+        if (extra.currency !== null) {
+          query.currency = extra.currency;
+          // The scenario's price bounds come from units' prices, most in AED: taken to the asked currency
+          // at its rate they select about what they would in AED (millions of AED as JPY or KWD bounds
+          // would match nothing or everything, and the comparison would say little). Bounds exactly at a
+          // converted price: the currency= property above.
+          const rate = aedPerUnit(extra.currency);
+          for (const name of PRICE_BOUNDS) if (query[name] !== undefined) query[name] = String(Number((Number(query[name]) / rate).toFixed(3)));
+          converted++;
+        }
 
         const { secret, record } = await keyFor(extra.agency, scenario.priceVector);
         const radius = scenario.withRadius ? AMENITIES_RADIUS_M : undefined;
@@ -281,7 +391,10 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
           const names = FACET_NAMES.filter((name) => extra.facets!.includes(name));
           expect(countsOf(facets), context).toEqual(referenceFacets(withoutFacets, names, extra.agency, scenario.priceVector, radius));
         }
-        if (res.json().data.total > 0) nonEmpty++;
+        if (res.json().data.total > 0) {
+          nonEmpty++;
+          if (extra.currency !== null) convertedNonEmpty++;
+        }
 
         if (extra.repage !== null) {
           const again: Query = { ...query, offset: String(extra.repage.offset), limit: String(extra.repage.limit) };
@@ -307,5 +420,7 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     expect(faceted).toBeGreaterThan(NUM_RUNS / 10);
     expect(sorted).toBeGreaterThan(NUM_RUNS / 3);
     expect(repaged).toBeGreaterThan(NUM_RUNS / 3);
+    expect(converted).toBeGreaterThan(NUM_RUNS / 5);
+    expect(convertedNonEmpty, 'searches with currency= that match something').toBeGreaterThan(converted / 2);
   }, 600_000);
 });

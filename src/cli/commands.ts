@@ -73,7 +73,11 @@ export function buildCli(context: CliContext): Command {
         throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
       }
       await withDatabase(async ({ db }) => {
-        const summary = await importBundle(db, bundle, { facilityLinkRadiusM: cfg.facilityLinkRadiusM, onProgress: options.verbose ? printStep : undefined });
+        const summary = await importBundle(db, bundle, {
+          facilityLinkRadiusM: cfg.facilityLinkRadiusM,
+          onProgress: options.verbose ? printStep : undefined,
+          onWarning: (line) => io.stderr(`${line}\n`),
+        });
         print(`imported ${path}: ${Object.entries(summary).map(([section, count]) => `${section} ${count}`).join(', ')}`);
       });
     });
@@ -83,9 +87,10 @@ export function buildCli(context: CliContext): Command {
     .description('import the generated demo catalogue (idempotent) and create a demo key')
     .option('--projects <n>', 'number of projects to generate', integer('--projects'))
     .option('--facilities <n>', 'number of facilities to generate (default: 10 per project)', integer('--facilities'))
+    .option('--foreign-currencies <percent>', 'percent of the projects priced in currencies other than AED (default: the demo\'s 3 in 48)', integer('--foreign-currencies'))
     .option('--no-key', 'do not create a demo API key')
     .option('--verbose', 'print the duration of every import step')
-    .action(async (options: { projects?: number; facilities?: number; key: boolean; verbose?: boolean }) => {
+    .action(async (options: { projects?: number; facilities?: number; foreignCurrencies?: number; key: boolean; verbose?: boolean }) => {
       const cfg = config();
       await withDatabase(async ({ db }) => {
         const started = Date.now();
@@ -93,6 +98,7 @@ export function buildCli(context: CliContext): Command {
           facilityLinkRadiusM: cfg.facilityLinkRadiusM,
           projects: options.projects,
           facilities: options.facilities,
+          foreignCurrencyPercent: options.foreignCurrencies,
           onProgress: options.verbose ? printStep : undefined,
         });
         print(`demo catalogue imported in ${((Date.now() - started) / 1000).toFixed(1)} s: ${Object.entries(summary).map(([s, c]) => `${s} ${c}`).join(', ')}`);

@@ -8,6 +8,7 @@ import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
 import * as changeSignals from './migrations/0007_change_signals.js';
 import * as changesFeed from './migrations/0008_changes_feed.js';
 import * as privateApplicationsAndFeedVisibility from './migrations/0009_private_applications_and_feed_visibility.js';
+import * as currencyRates from './migrations/0010_currency_rates.js';
 import * as codeNames from './migrations/0011_code_names.js';
 import * as webhooks from './migrations/0012_webhooks.js';
 
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0007_change_signals': changeSignals,
   '0008_changes_feed': changesFeed,
   '0009_private_applications_and_feed_visibility': privateApplicationsAndFeedVisibility,
+  '0010_currency_rates': currencyRates,
   '0011_code_names': codeNames,
   '0012_webhooks': webhooks,
 };

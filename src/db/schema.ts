@@ -350,6 +350,13 @@ export interface OffersTable {
   advisor_email: string | null;
   advisor_phone: string | null;
   is_sent: Generated<boolean>;
+  /** Set when the offer's currency differs from the unit's (migration 0010): what was converted, and at which rate. */
+  unit_currency: string | null;
+  unit_price: number | null;
+  /** Offer currency per unit currency; null when no rate allowed a conversion. */
+  exchange_rate: number | null;
+  rate_as_of: NullableTimestamp;
+
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -369,6 +376,15 @@ export interface IdempotencyKeysTable {
 }
 
 /** One row (id 1): the catalogue version, bumped once per committing catalogue writer (migration 0007). */
+/** AED for one unit of a currency (migration 0010); AED itself has no row. */
+export interface CurrencyRatesTable {
+  currency: string;
+  aed_per_unit: number;
+  as_of: Timestamp;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+}
+
 export interface CatalogueStateTable {
   id: Generated<number>;
   version: Generated<number>;
@@ -407,6 +423,7 @@ export interface DB {
   offer_opportunities: OfferOpportunitiesTable;
   idempotency_keys: IdempotencyKeysTable;
   catalogue_state: CatalogueStateTable;
+  currency_rates: CurrencyRatesTable;
   change_tombstones: ChangeTombstonesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_messages: WebhookMessagesTable;

@@ -1,3 +1,4 @@
+import { generateCurrencyRates } from './currency-rates.js';
 import { generateApiKeys, generateContracts } from './agency-access.js';
 import { ALL_AREAS, AREAS } from './areas.js';
 import type { Bundle } from '../import/bundle-schema.js';
@@ -62,6 +63,11 @@ export interface DemoBundleOptions {
    * project-facility links within FACILITY_LINK_RADIUS_M) grows with this number: lower it for big runs.
    */
   facilities?: number;
+  /**
+   * Percent of the projects priced in other currencies than AED (USD, EUR, GBP, RUB, INR, CNY, in turn);
+   * default 0: only the demo's USD and EUR projects (3 in 48). For the bench's mixed-currency catalogue.
+   */
+  foreignCurrencyPercent?: number;
 }
 
 export function generateDemoBundle(options: DemoBundleOptions = {}): Bundle {
@@ -85,7 +91,7 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): Bundle {
   const { users, members, developerAuthors } = generateUsersAndMembers(rng, addFile);
   const contracts = generateContracts();
   const apiKeys = generateApiKeys();
-  const { projects, infos } = generateProjects(rng, addFile, projectCount, scale, developerAuthors);
+  const { projects, infos } = generateProjects(rng, addFile, projectCount, scale, developerAuthors, options.foreignCurrencyPercent);
   const units = generateUnits(rng, addFile, infos, projectCount);
   const facilities = generateFacilities(rng, infos, areaList, projectCount, options.facilities);
   const { boardStages, offerStatuses, clients } = generateCrmRecords();
@@ -105,6 +111,7 @@ export function generateDemoBundle(options: DemoBundleOptions = {}): Bundle {
     projects,
     units,
     facilities,
+    currency_rates: generateCurrencyRates(),
     board_stages: boardStages,
     offer_statuses: offerStatuses,
     clients,

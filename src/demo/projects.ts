@@ -40,6 +40,20 @@ export interface ProjectInfo {
   name: string;
 }
 
+/** The currencies a catalogue with more foreign-currency projects spreads them over (all rated in the demo). */
+const FOREIGN_CURRENCIES = ['USD', 'EUR', 'GBP', 'RUB', 'INR', 'CNY'] as const;
+
+/*
+ * A bench catalogue with `percent` % of its projects priced in other currencies than AED (issue 22's
+ * target catalogue): a plain slot takes the next foreign currency while fewer than `percent` % of the
+ * projects so far (the USD and EUR slots included) have one. No draw from the seeded stream, so the
+ * rest of the catalogue is the same record for record; 0 (the default) changes nothing.
+ */
+function foreignCurrency(role: SlotRole, index: number, foreignSoFar: number, madeForeign: number, percent: number): string {
+  if (role !== 'normal' || foreignSoFar * 100 >= percent * (index + 1)) return 'AED';
+  return FOREIGN_CURRENCIES[madeForeign % FOREIGN_CURRENCIES.length];
+}
+
 /**
  * `scale`: a catalogue beyond the default size, whose projects past the first demo-sized batch may go to
  * any community of their developer's home city. `developerAuthors`: the users who may author each
@@ -51,6 +65,7 @@ export function generateProjects(
   projectCount: number,
   scale: boolean,
   developerAuthors: ReadonlyMap<number, readonly number[]>,
+  foreignCurrencyPercent = 0,
 ): { projects: Row<'projects'>[]; infos: ProjectInfo[] } {
   const featureIds = PROJECT_FEATURES.map((_, i) => i + 1);
   const contracted = DEVELOPERS.filter((d) => d.weight > 0);
@@ -60,6 +75,8 @@ export function generateProjects(
   const projects: Row<'projects'>[] = [];
   const infos: ProjectInfo[] = [];
   let contractedSlots = 0;
+  let foreign = 0;
+  let madeForeign = 0;
 
   for (let i = 0; i < projectCount; i++) {
     const id = i + 1;
@@ -110,7 +127,9 @@ export function generateProjects(
       floorsFormula = podiums > 0 ? `G+${podiums}P+${totalFloors - 1 - podiums}${roof}` : `G+${totalFloors - 1}${roof}`;
     }
 
-    const currency = role === 'usd' ? 'USD' : role === 'eur' ? 'EUR' : 'AED';
+    const currency = role === 'usd' ? 'USD' : role === 'eur' ? 'EUR' : foreignCurrency(role, i, foreign, madeForeign, foreignCurrencyPercent);
+    if (currency !== 'AED') foreign++;
+    if (currency !== 'AED' && role === 'normal') madeForeign++;
     const createdDays = -rng.int(20, 900);
     const authors = developerAuthors.get(dev.id) ?? [];
     const inDubai = area.city === 'Dubai';

@@ -12,9 +12,9 @@ export async function catalogueIsEmpty(db: Kysely<DB>): Promise<boolean> {
 /** Loads the demo catalogue through the bundle importer, like any other data. */
 export async function seedDemo(
   db: Kysely<DB>,
-  options: { facilityLinkRadiusM: number; projects?: number; facilities?: number; onProgress?: ImportOptions['onProgress'] },
+  options: { facilityLinkRadiusM: number; projects?: number; facilities?: number; foreignCurrencyPercent?: number; onProgress?: ImportOptions['onProgress'] },
 ): Promise<ImportSummary> {
-  const bundle = generateDemoBundle({ projects: options.projects, facilities: options.facilities });
+  const bundle = generateDemoBundle({ projects: options.projects, facilities: options.facilities, foreignCurrencyPercent: options.foreignCurrencyPercent });
   return importBundle(db, bundle, { facilityLinkRadiusM: options.facilityLinkRadiusM, onProgress: options.onProgress });
 }
 

@@ -5,6 +5,7 @@ import type { ProjectInfo } from './projects.js';
 import { tagId } from './reference-lists.js';
 import type { Rng } from './seeded-random.js';
 import { ts } from './timestamps.js';
+import { DEMO_AED_PER_UNIT } from './currency-rates.js';
 
 /*
  * The units of each project, with bedrooms, size, price and tags drawn from the project's area and type,
@@ -62,6 +63,7 @@ export function generateUnits(rng: Rng, addFile: AddFile, infos: readonly Projec
         let price = unitArea * FT2_PER_M2 * ppf;
         if (info.currency === 'USD') price /= AED_PER_USD;
         else if (info.currency === 'EUR') price /= AED_PER_EUR;
+        else if (info.currency !== 'AED') price /= DEMO_AED_PER_UNIT[info.currency];
         u.price = Math.round(price);
       }
       u.unit_area = unitArea;

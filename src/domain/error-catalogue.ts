@@ -69,6 +69,9 @@ type ByName = UnionToIntersection<(typeof ERROR_MESSAGES)[keyof typeof ERROR_MES
 /** The messages by name, whatever their status (each name is used once). */
 export const messages: ByName = Object.freeze(Object.assign({}, ...Object.values(ERROR_MESSAGES)));
 
+/** 400: `currency=` names a code that is neither AED nor a rated currency (src/http/display-currency.ts). */
+export const unratedCurrencyMessage = (currency: string) => `currency ${currency} has no exchange rate: use AED or a currency of GET /currencies`;
+
 /** 408: the request's headers and body did not arrive in time (src/http/client-errors.ts). */
 export const requestTimeoutMessage = (requestTimeoutS: number) => `request timed out: its headers and body must arrive within ${requestTimeoutS} s`;
 

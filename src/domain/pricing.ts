@@ -60,11 +60,27 @@ export interface KeyPricing {
    * units): the key price never decreases as the base price grows, so the set is a window.
    */
   baseWindow(range: { min?: number; max?: number }): { min: number; max: number };
-  /** Compares keyCents / 100 with bound * area (area as `float8::numeric`, in ft² when perFt2). */
-  comparePerArea(keyCents: number, areaM2: number, bound: number, perFt2: boolean): number;
+  /**
+   * Compares keyCents / 100 with bound * area (area as `float8::numeric`, in ft² when perFt2); with
+   * minorPerUnit, an amount in other minor units (a converted price, src/domain/currency.ts).
+   */
+  comparePerArea(keyCents: number, areaM2: number, bound: number, perFt2: boolean, minorPerUnit?: number): number;
 }
 
 const FT2_PER_M2_FRACTION = fractionOf(FT2_PER_M2);
+
+/**
+ * round_half_away(amount * factor) for amount >= 0, where `approx` is the factor as the nearest double
+ * and `exact` the exact rule: the double product is off by far less than the margin, so only near a
+ * half does the exact (bigint) rule have to decide.
+ */
+export function roundedProduct(amount: number, approx: number, exact: (amount: number) => number): number {
+  const x = amount * approx;
+  const whole = Math.floor(x);
+  const fraction = x - whole;
+  if (Math.abs(fraction - 0.5) > x * 1e-14 + 1e-9) return fraction < 0.5 ? whole : whole + 1;
+  return exact(amount);
+}
 
 export function keyPricing(priceVector: number): KeyPricing {
   const vector = fractionOf(priceVector);
@@ -73,14 +89,7 @@ export function keyPricing(priceVector: number): KeyPricing {
   const approx = Number(fn) / Number(fd);
 
   const exactKeyCents = (baseCents: number) => Number((2n * BigInt(baseCents) * fn + fd) / (2n * fd));
-  const keyCents = (baseCents: number) => {
-    const x = baseCents * approx;
-    const whole = Math.floor(x);
-    const fraction = x - whole;
-    // The double product is off by far less than this margin; near a half cent the exact rule decides.
-    if (Math.abs(fraction - 0.5) > x * 1e-15 + 1e-9) return fraction < 0.5 ? whole : whole + 1;
-    return exactKeyCents(baseCents);
-  };
+  const keyCents = (baseCents: number) => roundedProduct(baseCents, approx, exactKeyCents);
 
   const baseWindow = ({ min, max }: { min?: number; max?: number }) => {
     let low = 0;
@@ -98,14 +107,14 @@ export function keyPricing(priceVector: number): KeyPricing {
     return { min: low, max: high };
   };
 
-  const comparePerArea = (cents: number, areaM2: number, bound: number, perFt2: boolean) => {
-    const approxRight = 100 * bound * areaM2 * (perFt2 ? FT2_PER_M2 : 1);
+  const comparePerArea = (cents: number, areaM2: number, bound: number, perFt2: boolean, minorPerUnit = 100) => {
+    const approxRight = minorPerUnit * bound * areaM2 * (perFt2 ? FT2_PER_M2 : 1);
     const difference = cents - approxRight;
     if (Math.abs(difference) > Math.abs(approxRight) * 1e-14) return difference < 0 ? -1 : 1;
     // PostgreSQL turns a float8 into numeric with 15 significant digits (DBL_DIG).
     let area = parseDecimal(areaM2.toPrecision(15));
     if (perFt2) area = multiply(area, FT2_PER_M2_FRACTION);
-    return compareFractions({ n: BigInt(cents), d: 1n }, multiply(multiply(fractionOf(bound), area), { n: 100n, d: 1n }));
+    return compareFractions({ n: BigInt(cents), d: 1n }, multiply(multiply(fractionOf(bound), area), { n: BigInt(minorPerUnit), d: 1n }));
   };
 
   return { factor: approx, keyCents, baseWindow, comparePerArea };

@@ -25,6 +25,7 @@ import { openApiOptions } from './openapi.js';
 import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
 import { changesRoutes } from './routes/changes.js';
+import { currencyRoutes } from './routes/currencies.js';
 import { healthRoutes } from './routes/health.js';
 import { projectClusterRoutes } from './routes/project-clusters.js';
 import { projectRoutes } from './routes/projects.js';
@@ -172,6 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     api.addHook('onSend', conditionalGet);
     await api.register(whoAmIRoutes, deps);
     await api.register(referenceRoutes, deps);
+    await api.register(currencyRoutes, deps);
     await api.register(projectRoutes, deps);
     await api.register(projectClusterRoutes, deps);
     await api.register(unitRoutes, deps);

@@ -292,6 +292,7 @@ const applicationResult: ApplicationResult = {
     advisor_phone: '+971 4 555 0199',
     is_sent: false,
     created_at: '2026-11-20T10:31:02.000Z',
+    price_conversion: null,
   },
 };
 
@@ -400,6 +401,17 @@ export const operationExamples: Record<string, OperationExamples> = {
   listUnitTags: { responses: { 200: success([{ id: 2, name: 'Sea View', created_at: TS, updated_at: TS }]) } },
   listProjectTypes: { responses: { 200: success([{ id: 1, name: 'Apartments' }, { id: 2, name: 'Villas' }]) } },
   listDevelopmentStatuses: { responses: { 200: success([{ id: 1, name: 'Off-plan' }, { id: 3, name: 'Ready' }]) } },
+  listCurrencies: {
+    responses: {
+      200: success({
+        items: [
+          { currency: 'AED', aed_per_unit: 1, minor_unit: 2, as_of: null },
+          { currency: 'EUR', aed_per_unit: 4.241, minor_unit: 2, as_of: '2026-11-20T12:00:00Z' },
+          { currency: 'USD', aed_per_unit: 3.6725, minor_unit: 2, as_of: '2026-11-20T12:00:00Z' },
+        ],
+      }),
+    },
+  },
   listProjectFeatures: { parameters: { type: 2 }, responses: { 200: success({ features: [], amenities: preferences.amenities }) } },
   listProjects: {
     parameters: projectsParameters,

@@ -270,6 +270,13 @@ export const DevelopmentStatusRecord = record({
   name: text(),
 });
 
+/** AED for one unit of a currency (the rule: src/domain/currency.ts). JSON has no infinity: a number is finite. */
+export const CurrencyRateRecord = record({
+  currency: Type.String({ pattern: '^(?!AED$)[A-Z]{3}$', ...message('must be an ISO 4217 code of three upper-case letters other than AED (AED is 1 by definition)') }),
+  aed_per_unit: Type.Number({ exclusiveMinimum: 0 }),
+  as_of: timestamp(),
+});
+
 const clientSocialLinks = record({
   instagram: opt(text()),
   tiktok: opt(text()),
@@ -316,6 +323,7 @@ export const BundleSchema = Type.Object(
     projects: section(ProjectRecord),
     units: section(UnitRecord),
     facilities: section(FacilityRecord),
+    currency_rates: section(CurrencyRateRecord),
     board_stages: section(BoardStageRecord),
     offer_statuses: section(OfferStatusRecord),
     clients: section(ClientRecord),

@@ -37,6 +37,7 @@ const SECTION_KEYS: { [S in SectionName]: { field: string; key: (record: Section
   projects: { field: 'id', key: (r) => String(r.id) },
   units: { field: 'id', key: (r) => String(r.id) },
   facilities: { field: 'source_id', key: (r) => `${r.category}/${String(r.source_id)}` },
+  currency_rates: { field: 'currency', key: (r) => r.currency },
   board_stages: { field: 'id', key: (r) => String(r.id) },
   offer_statuses: { field: 'id', key: (r) => String(r.id) },
   project_types: { field: 'id', key: (r) => String(r.id) },

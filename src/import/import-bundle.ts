@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.js';
 import { importDuration } from '../metrics/instruments.js';
 import { BundleError, inSection } from './bundle-error.js';
 import { SECTIONS, type SectionName } from './bundle-schema.js';
+import { projectCurrenciesWithoutRate } from '../queries/currency-rates.js';
 import { checkBundle } from './check-bundle.js';
 import type { RelinkStrategy } from './facility-links.js';
 import { recordCatalogueEvents } from '../queries/webhook-events.js';
@@ -37,6 +38,8 @@ export interface ImportOptions {
   relinkStrategy?: RelinkStrategy;
   /** Called after each step (validation, checks, every section, facility links) with its duration. */
   onProgress?: ProgressReport;
+  /** Called with one line when, after the import, live projects are priced in currencies without a rate. */
+  onWarning?: (line: string) => void;
 }
 
 export async function importBundle(db: Kysely<DB>, bundle: unknown, options: ImportOptions): Promise<ImportSummary> {
@@ -70,6 +73,10 @@ async function importAndVacuum(db: Kysely<DB>, bundle: unknown, options: ImportO
         }),
       ),
     );
+    if (options.onWarning) {
+      const unrated = await projectCurrenciesWithoutRate(trx);
+      if (unrated.length > 0) options.onWarning(unratedWarning(unrated));
+    }
     // Last, so that they see every write: the webhook events of this import commit with it (or not at all).
     await step('webhook events', () => recordCatalogueEvents(trx));
     const summary: ImportSummary = { facility_links: 0 };
@@ -91,6 +98,12 @@ async function importAndVacuum(db: Kysely<DB>, bundle: unknown, options: ImportO
     await step('vacuum', () => sql`VACUUM (ANALYZE) projects, units, unit_tag_links, project_facilities, facilities`.execute(db)).catch(() => {});
   }
   return result;
+}
+
+/** One line: which currencies, how many projects each, and what it means for them. */
+export function unratedWarning(unrated: { currency: string; projects: number }[]): string {
+  const list = unrated.map(({ currency, projects }) => `${currency} (${projects} project${Number(projects) === 1 ? '' : 's'})`).join(', ');
+  return `warning: no exchange rate for ${list}: their prices are not converted (currency_rates section)`;
 }
 
 /** Rows written above which the import vacuums the catalogue tables after committing. */

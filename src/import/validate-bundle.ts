@@ -34,8 +34,8 @@ function compileValidator(): ValidateFunction<Bundle> {
 export function validateBundle(input: unknown): Bundle {
   validator ??= compileValidator();
   if (!validator(input)) throw new BundleError(describeSchemaError(validator.errors?.[0]));
-  const nul = findNulCharacter(input, '');
-  if (nul) throw new BundleError(nul);
+  const unstorable = findUnstorableValue(input, '');
+  if (unstorable) throw new BundleError(unstorable);
   return input;
 }
 
@@ -43,13 +43,17 @@ const NUL_PROBLEM = 'must not contain the NUL character (\\u0000)';
 
 /*
  * PostgreSQL text and jsonb cannot hold U+0000; left to the database, a NUL would fail the whole
- * section without naming the record. Walks every value, facilities[].data included.
+ * section without naming the record. Nor is a number that is not finite a value of the catalogue: JSON
+ * has none, but JSON.parse reads `1e400` as Infinity and a bundle built in code may hold NaN, both of
+ * which the schema's type and range checks let through (NaN fails no comparison). Walks every value,
+ * facilities[].data included.
  */
-function findNulCharacter(value: unknown, path: string): string | undefined {
+function findUnstorableValue(value: unknown, path: string): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? `${path}: ${NUL_PROBLEM}` : undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${path}: must be a finite number`;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = findNulCharacter(value[i], `${path}[${i}]`);
+      const found = findUnstorableValue(value[i], `${path}[${i}]`);
       if (found) return found;
     }
     return undefined;
@@ -57,7 +61,7 @@ function findNulCharacter(value: unknown, path: string): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, item] of Object.entries(value)) {
     if (key.includes('\u0000')) return `${path}: field names ${NUL_PROBLEM}`;
-    const found = findNulCharacter(item, path ? `${path}.${key}` : key);
+    const found = findUnstorableValue(item, path ? `${path}.${key}` : key);
     if (found) return found;
   }
   return undefined;

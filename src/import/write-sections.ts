@@ -90,6 +90,8 @@ const WRITERS: { [S in SectionName]: Writer<S> } = {
   offer_statuses: (db, list) => upsert(db, TABLES.offer_statuses, list),
   project_types: (db, list) => upsert(db, TABLES.project_types, list),
   development_statuses: (db, list) => upsert(db, TABLES.development_statuses, list),
+  // As decimal text: the stored numeric is exactly the number written in the bundle (shortest form).
+  currency_rates: (db, list) => upsert(db, TABLES.currency_rates, list.map((r) => ({ ...r, aed_per_unit: String(r.aed_per_unit) }))),
   clients: async (db, list) => {
     // Same reason as board stages: let a bundle move an email or mobile number from one client to another.
     await execute(db, 'UPDATE clients SET email = NULL, mobile_number = NULL WHERE id = ANY($1::int[])', [list.map((c) => c.id)]);
@@ -151,6 +153,7 @@ const TABLES = {
   offer_statuses: { name: 'offer_statuses', key: ['id'], columns: ['id', 'name'] },
   project_types: { name: 'project_types', key: ['id'], columns: ['id', 'name'] },
   development_statuses: { name: 'development_statuses', key: ['id'], columns: ['id', 'name'] },
+  currency_rates: { name: 'currency_rates', key: ['currency'], columns: withTimestamps('currency', 'aed_per_unit', 'as_of') },
   clients: {
     name: 'clients',
     key: ['id'],

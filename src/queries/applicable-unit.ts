@@ -13,6 +13,8 @@ import { projectIsVisible } from './visibility.js';
 export interface ApplicableUnit {
   id: number;
   project_id: number;
+  /** The base price in cents, for a conversion (src/domain/currency.ts). */
+  baseCents: number | null;
   facts: UnitFacts;
 }
 
@@ -37,6 +39,8 @@ export async function findApplicableUnit(
       'p.area_id',
       'p.currency as project_currency',
       keyPriceSql(sql.ref('u.price'), key.price_vector).as('price'),
+      // The base price as text: whole cents without the point (numeric(16, 2) always prints two decimals).
+      sql<string | null>`u.price::text`.as('base_price'),
       sql<number[]>`ARRAY(SELECT l.tag_id FROM unit_tag_links l WHERE l.unit_id = u.id ORDER BY l.id)`.as('tag_ids'),
       sql<number[]>`ARRAY(SELECT f.feature_id FROM project_feature_links f WHERE f.project_id = p.id ORDER BY f.feature_id)`.as('feature_ids'),
     ])
@@ -45,6 +49,7 @@ export async function findApplicableUnit(
   return {
     id: row.id,
     project_id: row.project_id,
+    baseCents: row.base_price === null ? null : Number(row.base_price.replace('.', '')),
     facts: {
       unit_number: row.unit_number,
       project_name: row.project_name,

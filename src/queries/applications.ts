@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, type ApplicationRequest } from '../domain/application-merge.js';
+import { ApplicationRejected, mergeWithUnit, opportunityName, prepareApplication, resolveCurrency, type ApplicationRequest } from '../domain/application-merge.js';
 import type { ApplicationResponse } from '../contract/schemas/applications.js';
+import { offerPrice } from '../domain/currency.js';
 import type { KeyRecord } from './api-keys.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { findApplicableUnit } from './applicable-unit.js';
 import { findOrCreateClient } from './application-client.js';
+import { readCurrencyRates } from './currency-rates.js';
 import { loadReferences, type FeatureItem } from './application-references.js';
 import { lockFirstStage } from './board-stages.js';
 import { reserveIdempotencyKey, storeIdempotentResponse } from './idempotency-keys.js';
@@ -65,7 +67,16 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
 
     const unit = await findApplicableUnit(trx, key, input.unitId);
     if (!unit) throw new ApplicationRejected({ code: 'unit_not_found' });
-    const merged = mergeWithUnit(prepared, unit.facts);
+    // The offer's price in the offer's currency (converted when it differs and both have a rate); the
+    // budget derived from the unit takes the same price.
+    const offerCurrency = resolveCurrency(prepared.currency, unit.facts.project_currency);
+    const priced = offerPrice(
+      { baseCents: unit.baseCents, keyPrice: unit.facts.price, currency: unit.facts.project_currency },
+      offerCurrency,
+      key.price_vector,
+      await readCurrencyRates(trx),
+    );
+    const merged = mergeWithUnit(prepared, { ...unit.facts, price: priced.price });
     const references = await loadReferences(trx, prepared, merged);
 
     const offerStatus = await trx.selectFrom('offer_statuses').select(['id', 'name']).orderBy('id').limit(1).executeTakeFirst();
@@ -83,7 +94,11 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
         author_id: key.author.id,
         unit_id: unit.id,
         offer_status_id: offerStatus.id,
-        price: unit.facts.price,
+        price: priced.price,
+        unit_currency: priced.conversion?.unit_currency ?? null,
+        unit_price: priced.conversion?.unit_price ?? null,
+        exchange_rate: priced.conversion?.rate ?? null,
+        rate_as_of: priced.conversion?.rate_as_of ?? null,
         language: prepared.language,
         currency: merged.currency,
         measure_units: MEASURE_UNITS_FT2,
@@ -165,6 +180,7 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
         advisor_phone: offer.advisor_phone,
         is_sent: offer.is_sent,
         created_at: offer.created_at,
+        price_conversion: priced.conversion,
       },
     };
 

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type Kysely, type RawBuil
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
-import { keyPriceSql } from '../domain/pricing.js';
+import { aedPerUnitSql, shownCurrencySql, shownPriceSql, type ReadScope } from '../domain/currency.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { featuresJson, firstImagePathSql, paymentPlansJson, unitSummary } from './project-fragments.js';
 import { SUMMARY_FACILITY_FIELDS, type NearbyForm } from '../contract/nearby-facilities.js';
@@ -58,15 +58,14 @@ export interface NearbyOptions {
 /** The visible project with every block, or undefined (unknown, draft, deleted, not contracted: all alike). */
 export async function findProjectDetail(
   db: Kysely<DB>,
-  scope: KeyScope,
+  scope: ReadScope,
   projectId: number,
   nearbyOptions: NearbyOptions | undefined,
 ) {
-  const [row] = await projectDetailQuery(db, {
-    projectId,
-    price_vector: scope.price_vector,
-    contracted_developer_ids: scope.contracted_developer_ids,
-  });
+  const args = { projectId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
+  const [row] = scope.display
+    ? await projectDetailInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
+    : await projectDetailQuery(db, args);
   if (!row) return undefined;
   // No nearby options: the block is not asked for (a field selection without it), and not looked up.
   const nearby = nearbyOptions
@@ -133,14 +132,19 @@ const nearbyFacilitiesQuery = preparedQuery(
   ['projectId', 'amenitiesRadiusM', 'limit', 'summary'],
 );
 
-const projectDetailQuery = preparedQuery(
-  (db: Kysely<DB>, { projectId, ...scope }: KeyScope & { projectId: number }) =>
-    db
+type DetailArgs = KeyScope & { projectId: number; price_vector: number; display_currency?: string; display_digits?: number };
+
+/** The detail in the key's prices or, `inCurrency`, converted to the asked currency (as unitQueryBuilder in units.ts). */
+const detailBuilder =
+  (inCurrency: boolean) =>
+  (db: Kysely<DB>, { projectId, display_currency, display_digits, ...scope }: DetailArgs) => {
+    const display = inCurrency ? { currency: display_currency!, digits: display_digits! } : undefined;
+    return db
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
     .leftJoin('areas as a', 'a.id', 'p.area_id')
-    .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
+    .leftJoinLateral(unitSummary(db, scope.price_vector, display).as('us'), (join) => join.onTrue())
     .where('p.id', '=', projectId)
     .where(projectIsVisible(scope))
     .select((eb) => [
@@ -164,9 +168,10 @@ const projectDetailQuery = preparedQuery(
       'p.oqood_registration',
       'p.resale_conditions',
       'p.floors_formula',
-      'p.currency',
+      shownCurrencySql(display).as('currency'),
       'p.commission_type',
-      'p.service_charge',
+      // A fee, not a sales price: converted with `currency=` (factor 1), never marked up.
+      (display ? sql<number | null>`(CASE WHEN ${aedPerUnitSql(sql.ref('p.currency'))} IS NULL THEN p.service_charge ELSE ${shownPriceSql(sql.ref('p.service_charge'), 0, display)} END)` : sql<number | null>`p.service_charge`).as('service_charge'),
       'p.area_id',
       'a.name as area_name',
       'a.city as area_city',
@@ -206,13 +211,15 @@ const projectDetailQuery = preparedQuery(
             'u.bedrooms',
             'u.status',
             'u.furnishing',
-            keyPriceSql(sql.ref('u.price'), scope.price_vector).as('price'),
+            shownPriceSql(sql.ref('u.price'), scope.price_vector, display).as('price'),
             'u.unit_area',
           ])
           .orderBy('u.unit_number')
           .orderBy('u.id'),
       ).as('units'),
       featuresJson(db).as('features'),
-    ]),
-  ['projectId', 'price_vector', 'contracted_developer_ids'],
-);
+    ]);
+  };
+
+const projectDetailQuery = preparedQuery(detailBuilder(false), ['projectId', 'price_vector', 'contracted_developer_ids']);
+const projectDetailInCurrencyQuery = preparedQuery(detailBuilder(true), ['projectId', 'price_vector', 'contracted_developer_ids', 'display_currency', 'display_digits']);

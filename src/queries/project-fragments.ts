@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
-import { keyPriceSql } from '../domain/pricing.js';
+import { shownPriceSql, type DisplayCurrency } from '../domain/currency.js';
 
 /*
  * SQL pieces of a project's listing columns, shared by the reads that serve answers (the search
@@ -20,12 +20,17 @@ export function paymentShareSql(types: number[]): RawBuilder<number | null> {
 }
 
 /** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
-export function unitSummary(db: Kysely<DB>, priceVector: number) {
+export function unitSummary(db: Kysely<DB>, priceVector: number, display?: DisplayCurrency) {
+  return unitSummaryWith(db, shownPriceSql(sql`min(u.price)`, priceVector, display));
+}
+
+/** The same, with price_from given as an expression over min(u.price) (the SQL reference's page passes it as a fragment). */
+export function unitSummaryWith(db: Kysely<DB>, priceFrom: RawBuilder<number | null>) {
   return db
     .selectFrom('units as u')
     .where(sql<SqlBool>`u.project_id = p.id`)
     .where('u.deleted_at', 'is', null)
-    .select([keyPriceSql(sql`min(u.price)`, priceVector).as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
+    .select([priceFrom.as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
 }
 
 /** The payment plan of the project aliased p, in plan order, as a JSON array. */

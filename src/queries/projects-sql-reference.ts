@@ -4,9 +4,10 @@ import type { DB } from '../db/schema.js';
 import { likeContains, type ProjectFilters, type ProjectSort, type ProjectsPage, type Range, type UnitFilters } from '../domain/project-filters.js';
 import { AFTER_HANDOVER_PLAN_TYPES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
 import { haversineSql, inBoxSql, inShapeSql } from '../domain/geo.js';
+import { aedValueSql, convertedOnlySql, shownCurrencySql, shownPriceSql, type DisplayCurrency, type ReadScope } from '../domain/currency.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
-import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummary } from './project-fragments.js';
+import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummaryWith } from './project-fragments.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
@@ -60,8 +61,10 @@ function perAreaInRange(price: RawBuilder<unknown>, area: RawBuilder<unknown>, r
  * base-price bounds come first: they let an index narrow the candidates; the comparison on the shown
  * price decides, so the filter agrees exactly with the prices displayed.
  */
-function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | undefined, priceVector: number): Condition[] {
+function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | undefined, priceVector: number, display?: DisplayCurrency): Condition[] {
   if (!range) return [];
+  // In an asked currency: the converted price, NULL (never in range) for a project without a rate.
+  if (display) return inRange(convertedOnlySql(basePrice, priceVector, display), range);
   const conditions: Condition[] = [];
   if (range.min !== undefined) conditions.push(sql<SqlBool>`${basePrice} >= ${baseLowerBoundSql(range.min, priceVector)}`);
   if (range.max !== undefined) conditions.push(sql<SqlBool>`${basePrice} <= ${baseUpperBoundSql(range.max, priceVector)}`);
@@ -81,9 +84,9 @@ const SUBPLAN = sql.raw('OFFSET 0');
  * Every unit-level predicate goes into ONE correlated EXISTS, so a project matches only when one and
  * the same unit satisfies all of them (a cheap 2-bed and an expensive 3-bed do not make a cheap 3-bed).
  */
-function unitExists(filters: UnitFilters, priceVector: number): Condition {
+function unitExists(filters: UnitFilters, priceVector: number, display: DisplayCurrency | undefined): Condition {
   const conditions: Condition[] = [sql<SqlBool>`u.project_id = p.id`, sql<SqlBool>`u.deleted_at IS NULL`];
-  const keyPrice = keyPriceSql(sql.ref('u.price'), priceVector);
+  const keyPrice = display ? convertedOnlySql(sql.ref('u.price'), priceVector, display) : keyPriceSql(sql.ref('u.price'), priceVector);
 
   if (filters.bedrooms !== undefined || filters.bedroomsFiveOrMore) {
     const alternatives: Condition[] = [];
@@ -93,7 +96,7 @@ function unitExists(filters: UnitFilters, priceVector: number): Condition {
   }
   if (filters.statuses) conditions.push(sql<SqlBool>`u.status = ANY(${intArray(filters.statuses)})`);
 
-  conditions.push(...keyPriceInRange(sql.ref('u.price'), filters.price, priceVector));
+  conditions.push(...keyPriceInRange(sql.ref('u.price'), filters.price, priceVector, display));
 
   if (filters.pricePerM2 || filters.pricePerFt2) conditions.push(sql<SqlBool>`u.unit_area > 0`);
   conditions.push(...perAreaInRange(keyPrice, sql`u.unit_area::numeric`, filters.pricePerM2));
@@ -127,7 +130,7 @@ const SUMMARY_EXACT_FILTERS = new Set<keyof UnitFilters>(['bedrooms', 'bedroomsF
  * buckets with key price <= max exists exactly when the lowest base price of those buckets has a key
  * price <= max (the key price never decreases as the base price grows), and likewise for min.
  */
-function unitSummaryConditions(filters: UnitFilters, priceVector: number): { conditions: Condition[]; exact: boolean } {
+function unitSummaryConditions(filters: UnitFilters, priceVector: number, display: DisplayCurrency | undefined): { conditions: Condition[]; exact: boolean } {
   const buckets = bedroomBuckets(filters);
   const element = (column: string, bucket: number) => sql.raw<number | null>(`p.${column}[${bucket + 1}]`);
   const across = (fn: 'least' | 'greatest', column: string) =>
@@ -136,17 +139,17 @@ function unitSummaryConditions(filters: UnitFilters, priceVector: number): { con
   const mask = buckets.reduce((bits, bucket) => bits | (1 << bucket), 0);
   const conditions: Condition[] = [sql<SqlBool>`(p.unit_bedroom_mask & ${mask}::smallint) <> 0`];
   const { min, max } = filters.price ?? {};
-  if (max !== undefined) conditions.push(...keyPriceInRange(across('least', 'unit_min_prices'), { max }, priceVector));
-  if (min !== undefined) conditions.push(...keyPriceInRange(across('greatest', 'unit_max_prices'), { min }, priceVector));
+  if (max !== undefined) conditions.push(...keyPriceInRange(across('least', 'unit_min_prices'), { max }, priceVector, display));
+  if (min !== undefined) conditions.push(...keyPriceInRange(across('greatest', 'unit_max_prices'), { min }, priceVector, display));
   const given = (Object.keys(filters) as (keyof UnitFilters)[]).filter((key) => filters[key] !== undefined && filters[key] !== false);
   const exact = given.every((key) => SUMMARY_EXACT_FILTERS.has(key)) && !(min !== undefined && max !== undefined);
   return { conditions, exact };
 }
 
 /** The unit-level filters: the summary tests, then the EXISTS over units unless the summary is exact. */
-function unitConditions(filters: UnitFilters, priceVector: number): Condition[] {
-  const summary = unitSummaryConditions(filters, priceVector);
-  return summary.exact ? summary.conditions : [...summary.conditions, unitExists(filters, priceVector)];
+function unitConditions(filters: UnitFilters, priceVector: number, display: DisplayCurrency | undefined): Condition[] {
+  const summary = unitSummaryConditions(filters, priceVector, display);
+  return summary.exact ? summary.conditions : [...summary.conditions, unitExists(filters, priceVector, display)];
 }
 
 /** Great-circle distance in metres from the project (alias p) to a point (src/domain/geo.ts). */
@@ -155,7 +158,7 @@ function distanceFromProjectSql(lat: number, lng: number): RawBuilder<number> {
 }
 
 /** The project-level (and unit EXISTS) predicates of GET /projects on alias p; visibility is separate. */
-export function projectFilterConditions(filters: ProjectFilters, priceVector: number, context: ListContext): Condition[] {
+export function projectFilterConditions(filters: ProjectFilters, priceVector: number, context: ListContext, display?: DisplayCurrency): Condition[] {
   const conditions: Condition[] = [];
   if (filters.search !== undefined) {
     const pattern = likeContains(filters.search);
@@ -209,7 +212,7 @@ export function projectFilterConditions(filters: ProjectFilters, priceVector: nu
       sql<SqlBool>`(SELECT count(*) FROM project_feature_links fl WHERE fl.project_id = p.id AND fl.feature_id = ANY(${intArray(filters.featureIds)})) = ${filters.featureIds.length}`,
     );
   }
-  if (filters.units) conditions.push(...unitConditions(filters.units, priceVector));
+  if (filters.units) conditions.push(...unitConditions(filters.units, priceVector, display));
   return conditions;
 }
 
@@ -224,7 +227,8 @@ function orderSql(sort: ProjectSort, filters: ProjectFilters): RawBuilder<unknow
       case 'name':
         return sql`p.name`;
       case 'price_from':
-        return sql`(SELECT min(u.price) FROM units u WHERE u.project_id = p.id AND u.deleted_at IS NULL)`;
+        // By value in AED (src/domain/currency.ts): the same order in every currency, for every price vector.
+        return aedValueSql(sql`(SELECT min(u.price) FROM units u WHERE u.project_id = p.id AND u.deleted_at IS NULL)`);
       case 'size_from':
         return sql`(SELECT min(u.unit_area) FROM units u WHERE u.project_id = p.id AND u.deleted_at IS NULL)`;
       case 'handover_date':
@@ -243,18 +247,19 @@ function orderSql(sort: ProjectSort, filters: ProjectFilters): RawBuilder<unknow
 /** The page (in the order of page.sort) and the number of all matches. */
 export async function listProjects(
   db: Kysely<DB>,
-  scope: KeyScope,
+  scope: ReadScope,
   page: ProjectsPage,
   context: ListContext,
 ): Promise<{ total: number; items: ProjectListRow[] }> {
-  const conditions = projectFilterConditions(page.filters, scope.price_vector, context);
+  const conditions = projectFilterConditions(page.filters, scope.price_vector, context, scope.display);
   const rows = await projectsPageQuery(db, {
-    price_vector: scope.price_vector,
     contracted_developer_ids: scope.contracted_developer_ids,
     limit: page.limit,
     offset: page.offset,
     filters: conditions.length > 0 ? and(conditions) : sql<SqlBool>`TRUE`,
     order: orderSql(page.sort, page.filters),
+    shown_price: shownPriceSql(sql`min(u.price)`, scope.price_vector, scope.display),
+    shown_currency: shownCurrencySql(scope.display),
   }, {
     // The unfiltered page (one text) reuses its plan, saving ~2 ms of planning per call; filtered pages
     // are planned each time (see RunOptions).
@@ -277,7 +282,14 @@ export async function listProjects(
 const projectsPageQuery = preparedQuery(
   (
     db: Kysely<DB>,
-    { limit, offset, filters, order, ...scope }: KeyScope & { limit: number; offset: number; filters: RawBuilder<SqlBool>; order: RawBuilder<unknown> },
+    { limit, offset, filters, order, shown_price, shown_currency, ...scope }: Pick<KeyScope, 'contracted_developer_ids'> & {
+      limit: number;
+      offset: number;
+      filters: RawBuilder<SqlBool>;
+      order: RawBuilder<unknown>;
+      shown_price: RawBuilder<number | null>;
+      shown_currency: RawBuilder<string>;
+    },
   ) =>
     db
     .with('page', () =>
@@ -294,7 +306,7 @@ const projectsPageQuery = preparedQuery(
     .innerJoin('projects as p', 'p.id', 'page.id')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
-    .leftJoinLateral(unitSummary(db, scope.price_vector).as('us'), (join) => join.onTrue())
+    .leftJoinLateral(unitSummaryWith(db, shown_price).as('us'), (join) => join.onTrue())
     .select([
       'page.total',
       'p.id',
@@ -305,7 +317,7 @@ const projectsPageQuery = preparedQuery(
       'p.is_resale',
       sql<boolean>`btrim(p.escrow_account) <> ''`.as('is_escrow'),
       'p.handover_date',
-      'p.currency',
+      shown_currency.as('currency'),
       'us.price_from',
       'us.size_from',
       firstImagePathSql().as('logo_path'),
@@ -316,6 +328,6 @@ const projectsPageQuery = preparedQuery(
       featuresJson(db).as('features'),
     ])
     .orderBy('page.position'),
-  ['price_vector', 'contracted_developer_ids', 'limit', 'offset'],
-  ['filters', 'order'],
+  ['contracted_developer_ids', 'limit', 'offset'],
+  ['filters', 'order', 'shown_price', 'shown_currency'],
 );

@@ -2,8 +2,9 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
 import { preparedQuery } from '../db/prepared-query.js';
 import type { DB } from '../db/schema.js';
-import { keyPriceSql } from '../domain/pricing.js';
+import { shownCurrencySql, shownPriceSql } from '../domain/currency.js';
 import { fileJson, isoTimestampSql, type FileRow } from './project-detail.js';
+import type { ReadScope } from '../domain/currency.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
@@ -118,17 +119,29 @@ function projectModel(eb: AnyEb) {
 }
 
 /** The live unit of a visible project, or undefined (any reason, alike). */
-export async function findUnit(db: Kysely<DB>, scope: KeyScope, unitId: number) {
-  const rows = await unitQuery(db, { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids });
+export async function findUnit(db: Kysely<DB>, scope: ReadScope, unitId: number) {
+  const args = { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
+  const rows = scope.display
+    ? await unitInCurrencyQuery(db, { ...args, display_currency: scope.display.currency, display_digits: scope.display.digits })
+    : await unitQuery(db, args);
   return rows.at(0);
 }
 
-/** GET /units/{id}'s row as Kysely infers it from unitQuery (the one spelling of its keys). */
+/** GET /units/{id}'s row as Kysely infers it from the unit query (the one spelling of its keys). */
 export type UnitModelRow = NonNullable<Awaited<ReturnType<typeof findUnit>>>;
 
-const unitQuery = preparedQuery(
-  (db: Kysely<DB>, { unitId, ...scope }: KeyScope & { unitId: number }) =>
-    db
+type UnitQueryArgs = KeyScope & { unitId: number; price_vector: number; display_currency?: string; display_digits?: number };
+
+/**
+ * The unit query, in the key's prices (the specified answer) or, `inCurrency`, converted to the asked
+ * currency with a `currency` field saying which (two prepared statements: the builder never branches
+ * on a value, only on which of the two it builds).
+ */
+const unitQueryBuilder =
+  (inCurrency: boolean) =>
+  (db: Kysely<DB>, { unitId, display_currency, display_digits, ...scope }: UnitQueryArgs) => {
+    const display = inCurrency ? { currency: display_currency!, digits: display_digits! } : undefined;
+    return db
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')
     .where('u.id', '=', unitId)
@@ -145,7 +158,8 @@ const unitQuery = preparedQuery(
         'u.furnishing',
         'u.parking',
         'u.floor',
-        keyPriceSql(sql.ref('u.price'), scope.price_vector).as('price'),
+        shownPriceSql(sql.ref('u.price'), scope.price_vector, display).as('price'),
+        ...(display ? [shownCurrencySql(display).as('currency')] : []),
         'u.unit_area',
         'u.plan_file_id',
         fileJson(anyEb, 'u.plan_file_id').as('plan_file'),
@@ -176,6 +190,8 @@ const unitQuery = preparedQuery(
         'u.created_at',
         'u.updated_at',
       ];
-    }),
-  ['unitId', 'price_vector', 'contracted_developer_ids'],
-);
+    });
+  };
+
+const unitQuery = preparedQuery(unitQueryBuilder(false), ['unitId', 'price_vector', 'contracted_developer_ids']);
+const unitInCurrencyQuery = preparedQuery(unitQueryBuilder(true), ['unitId', 'price_vector', 'contracted_developer_ids', 'display_currency', 'display_digits']);

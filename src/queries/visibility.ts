@@ -11,7 +11,7 @@ import type { KeyScope } from '../domain/key-scope.js';
 
 type ProjectAlias = 'p';
 
-export function projectIsVisible(scope: KeyScope) {
+export function projectIsVisible(scope: Pick<KeyScope, 'contracted_developer_ids'>) {
   return (eb: ExpressionBuilder<DB & { p: DB['projects'] }, ProjectAlias>): Expression<SqlBool> =>
     eb.and([
       eb('p.is_draft', '=', false),
@@ -35,6 +35,6 @@ export function projectPublishedSql(p: string): RawBuilder<SqlBool> {
 }
 
 /** `column = ANY(contracted ids)`; an agency without contracts sees nothing. */
-export function developerIn(scope: KeyScope, column: Expression<number>): Expression<SqlBool> {
+export function developerIn(scope: Pick<KeyScope, 'contracted_developer_ids'>, column: Expression<number>): Expression<SqlBool> {
   return sql<SqlBool>`${column} = ANY(${sql.val(scope.contracted_developer_ids)}::int[])`;
 }

@@ -2,10 +2,11 @@ import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
 import { haversineM, inBox, inShape } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
-import type { KeyScope } from '../domain/key-scope.js';
+import type { ReadScope } from '../domain/currency.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
+import { displayPrices, type DisplayPrices } from './display-prices.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
@@ -43,19 +44,22 @@ export interface FindOptions {
 }
 
 /** Every matching project in the page's order (and the facets asked for), from the result cache when it has them. */
-export function matchProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundList {
+export function matchProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundList {
   const useCache = options.cache ?? true;
-  const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM) : '';
+  const key = useCache ? searchKey(scope.contracted_developer_ids, scope.price_vector, page, context.amenitiesRadiusM, scope.display?.currency) : '';
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
-    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context);
+    const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
+    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context, display);
     if (useCache) snapshot.results.offer(key, found);
   }
   return found;
 }
 
-export function findProjects(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
+export function findProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
   const pricing = keyPricing(scope.price_vector);
+  // Kept per snapshot, price vector and currency (display-prices.ts): the same object matchProjects used.
+  const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
   const found = matchProjects(snapshot, scope, page, context, options);
 
   const { projects } = snapshot;
@@ -64,6 +68,15 @@ export function findProjects(snapshot: Snapshot, scope: KeyScope, page: Projects
   for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
     const i = order[k];
     const cents = projects.minBaseCents[i];
+    const converted = display?.from[projects.currencyIndex[i]];
+    if (converted) {
+      // In the asked currency: the converted price, and the asked code in place of the project's.
+      const price = Number.isNaN(cents) ? 'null' : String(converted.shown(cents));
+      const tail = projects.itemTail[i];
+      const at = projects.currencyAt[i];
+      items.push(projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]));
+      continue;
+    }
     const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
     items.push(projects.itemHead[i] + price + projects.itemTail[i]);
   }
@@ -76,10 +89,10 @@ export function findProjects(snapshot: Snapshot, scope: KeyScope, page: Projects
 let scratch = new Int32Array(0);
 
 /** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
-function search(snapshot: Snapshot, scope: KeyScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext): FoundList {
+function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): FoundList {
   const { projects } = snapshot;
   const visible = visibleScope(snapshot, scope.contracted_developer_ids).visible;
-  const tests = compile(snapshot, page.filters, pricing, context);
+  const tests = compile(snapshot, page.filters, pricing, context, display);
 
   // With facets, one pass over the projects counts them and notes which match (each project's tests
   // then run once, not once for the counts and again for the page).
@@ -126,7 +139,7 @@ interface Tests {
   units: UnitMatcher;
 }
 
-function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext): Tests {
+function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
   const p = snapshot.projects;
   const checks: ((i: number) => boolean)[] = [];
   const facet: Tests['facet'] = {};
@@ -224,7 +237,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
       return true;
     },
     facet,
-    units: new UnitMatcher(snapshot, filters.units, pricing),
+    units: new UnitMatcher(snapshot, filters.units, pricing, display),
   };
 }
 

@@ -91,6 +91,9 @@ export function searchKey(
   priceVector: number,
   page: Pick<ProjectsPage, 'filters' | 'sort' | 'facets'>,
   amenitiesRadiusM: number | undefined,
+  currency?: string,
 ): string {
-  return JSON.stringify([developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, page.filters]);
+  const key = [developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, page.filters];
+  // `currency=` changes the matches of price bounds (and nothing else of the kept result).
+  return JSON.stringify(currency === undefined ? key : [...key, currency]);
 }

@@ -16,6 +16,8 @@ import {
 } from '../queries/search-catalogue.js';
 import { readFacetNames, type CodeNameRow } from '../queries/code-names.js';
 import { FLAG_NAMES } from '../domain/code-names.js';
+import { readCurrencyRates } from '../queries/currency-rates.js';
+import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
@@ -66,6 +68,13 @@ export interface ProjectColumns {
   /** The item JSON before and after the value of price_from. */
   itemHead: string[];
   itemTail: string[];
+  /** Where in itemTail the value of `currency` (the JSON string) starts, and its length: `currency=` replaces it. */
+  currencyAt: Int32Array;
+  currencyLength: Int32Array;
+  /** The project's currency, as an index into `currencies`. */
+  currencyIndex: Int32Array;
+  /** The distinct currencies of the projects. */
+  currencies: string[];
   /** The GET /projects/list entry as JSON. */
   flatItem: string[];
   unitSummary: UnitSummary;
@@ -140,6 +149,8 @@ export interface Snapshot {
   scopes: ScopeCache;
   /** GET /projects results already worked out on this snapshot (result-cache.ts). */
   results: ResultCache;
+  /** The exchange rates read with the catalogue (src/domain/currency.ts). */
+  rates: CurrencyRates;
   /** Project index by id. */
   indexOf: Map<number, number>;
   /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
@@ -157,7 +168,7 @@ export interface SnapshotOptions {
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -169,7 +180,8 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames };
+      const rates = await readCurrencyRates(trx);
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
@@ -182,11 +194,12 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     buildMs: 0,
     projects,
     units,
-    orders: sortOrders(projectRows, projects),
+    orders: sortOrders(projectRows, projects, rates),
     developers: developerRows.map((row) => ({ id: row.id, json: JSON.stringify({ id: row.id, name: row.name, logo: options.links(row.logo_path) }) })),
     lowerCase,
     scopes: new ScopeCache(),
     results: new ResultCache(),
+    rates,
     indexOf,
     facetValues: facetValues(projects, facetNames),
   };
@@ -240,9 +253,18 @@ function projectColumns(rows: SearchProjectRow[]): ProjectColumns {
     sizeFrom: new Float64Array(count).fill(Number.NaN),
     itemHead: [],
     itemTail: [],
+    currencyAt: new Int32Array(count),
+    currencyLength: new Int32Array(count),
+    ...currencyIndexOf(rows),
     flatItem: [],
     unitSummary: emptySummary(count),
   };
+}
+
+function currencyIndexOf(rows: SearchProjectRow[]): { currencyIndex: Int32Array; currencies: string[] } {
+  const currencies = [...new Set(rows.map((row) => row.currency))].sort();
+  const position = new Map(currencies.map((currency, k) => [currency, k]));
+  return { currencyIndex: Int32Array.from(rows, (row) => position.get(row.currency)!), currencies };
 }
 
 /** Each project's value of every project-level facet, as an index into the facet's sorted values. */
@@ -388,6 +410,9 @@ function renderItems(rows: SearchProjectRow[], projects: ProjectColumns, links: 
     const [head, tail] = spliceRawProperty(JSON.stringify(item), 'price_from', null, []);
     projects.itemHead.push(head);
     projects.itemTail.push(tail);
+    const [beforeCurrency] = spliceRawProperty(tail, 'currency', row.currency, []);
+    projects.currencyAt[i] = beforeCurrency.length;
+    projects.currencyLength[i] = JSON.stringify(row.currency).length;
     projects.flatItem.push(JSON.stringify({ id: row.id, name: row.name, logo: links(row.logo_path) }));
   });
 }
@@ -397,10 +422,13 @@ function renderItems(rows: SearchProjectRow[], projects: ProjectColumns, links: 
  * asked for and never sorts. Ranks and values come from the database (collation, timestamps to the
  * microsecond); missing values last in both directions; ties by id ascending.
  */
-function sortOrders(rows: SearchProjectRow[], projects: ProjectColumns): SortOrders {
+function sortOrders(rows: SearchProjectRow[], projects: ProjectColumns, rates: CurrencyRates): SortOrders {
+  // price_from by value in AED (src/domain/currency.ts); no rate counts as no price.
+  const aedPerUnit = Float64Array.from(projects.currencies, (currency) => rates.aedPerUnit(currency) ?? Number.NaN);
+  const rateOf = (i: number) => aedPerUnit[projects.currencyIndex[i]];
   const keys: Record<Exclude<SortKey, 'distance'>, (i: number) => number> = {
     name: (i) => rows[i].name_rank,
-    price_from: (i) => projects.minBaseCents[i],
+    price_from: (i) => projects.minBaseCents[i] * rateOf(i),
     size_from: (i) => projects.sizeFrom[i],
     handover_date: (i) => (rows[i].handover_date === null ? Number.NaN : rows[i].handover_rank),
     // Newest first: a larger creation rank comes first.
@@ -417,7 +445,11 @@ function sortOrders(rows: SearchProjectRow[], projects: ProjectColumns): SortOrd
           const [x, y] = [value(a), value(b)];
           const missing = Number(Number.isNaN(x)) - Number(Number.isNaN(y));
           if (missing !== 0) return missing;
-          if (x !== y && !Number.isNaN(x)) return x < y ? -direction : direction;
+          if (key === 'price_from' && !Number.isNaN(x)) {
+            // Products of doubles can tie or swap where the exact values do not: compared exactly.
+            const order = compareAedValue(projects.minBaseCents[a], rateOf(a), projects.minBaseCents[b], rateOf(b));
+            if (order !== 0) return order * direction;
+          } else if (x !== y && !Number.isNaN(x)) return x < y ? -direction : direction;
           return projects.id[a] - projects.id[b];
         }),
       );

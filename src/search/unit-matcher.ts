@@ -1,5 +1,7 @@
 import type { UnitFilters } from '../domain/project-filters.js';
 import { FT2_PER_M2, type KeyPricing } from '../domain/pricing.js';
+import type { Conversion } from '../domain/currency.js';
+import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 
 /*
@@ -28,8 +30,16 @@ export class UnitMatcher {
   private readonly bedrooms: number;
   private readonly statuses: number;
   private readonly hasWindow: boolean;
-  private readonly low: number;
-  private readonly high: number;
+  /** The window of base prices (cents); per project with `currency=` (set by forProject). */
+  private low: number;
+  private high: number;
+  /**
+   * With `currency=` and a price filter: the window per currency index (a project without a rate: an
+   * empty window), and the conversion of the project being tested (undefined: no rate).
+   */
+  private readonly lows: Float64Array | undefined;
+  private readonly highs: Float64Array | undefined;
+  private converted: Conversion | undefined;
   private readonly sizeMin: number;
   private readonly sizeMax: number;
   private readonly parkingMin: number;
@@ -64,6 +74,7 @@ export class UnitMatcher {
     private readonly snapshot: Snapshot,
     private readonly filters: UnitFilters | undefined,
     private readonly pricing: KeyPricing,
+    private readonly display?: DisplayPrices,
   ) {
     this.active = filters !== undefined;
     const f = filters ?? {};
@@ -101,6 +112,17 @@ export class UnitMatcher {
     const others = f.size !== undefined || f.parkingMin !== undefined || f.tagIds !== undefined || this.perArea;
     this.exact = !others && !(this.hasLow && this.hasHigh);
     this.byBounds = this.exact && this.hasWindow && !this.checksStatuses;
+    if (display && (this.hasWindow || this.perArea)) {
+      const count = display.from.length;
+      this.lows = new Float64Array(count);
+      this.highs = new Float64Array(count);
+      for (let k = 0; k < count; k++) {
+        const rule = display.from[k];
+        const own = rule && f.price ? rule.baseWindow(f.price) : undefined;
+        this.lows[k] = !rule ? Infinity : this.hasLow ? own!.min : -Infinity;
+        this.highs[k] = !rule ? -Infinity : this.hasHigh ? own!.max : Infinity;
+      }
+    }
     this.wantedBuckets = Int32Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => (this.bedrooms >> bucket) & 1);
   }
 
@@ -108,6 +130,7 @@ export class UnitMatcher {
   matches(p: number): boolean {
     if (!this.active) return true;
     if (this.impossible) return false;
+    if (this.lows) this.forProject(p);
     if (!this.anyCell(p)) return false;
     return this.exact || (this.othersAllow(p) && this.anyUnit(p));
   }
@@ -121,11 +144,20 @@ export class UnitMatcher {
    */
   withMatch(p: number): number {
     if (this.impossible) return 0;
+    if (this.lows) this.forProject(p);
     if (this.byBounds) return this.facetBitsByBounds(p);
     const possible = this.cellsForFacets(p);
     if (this.exact || possible === 0) return possible;
     if (!this.othersAllow(p)) return 0;
     return this.scanForFacets(p, possible);
+  }
+
+  /** With `currency=`: the window and conversion of p's currency. */
+  private forProject(p: number): void {
+    const k = this.snapshot.projects.currencyIndex[p];
+    this.low = this.lows![k];
+    this.high = this.highs![k];
+    this.converted = this.display!.from[k];
   }
 
   /**
@@ -324,6 +356,8 @@ export class UnitMatcher {
    * the bounds by more than a rounding margin, no unit can match.
    */
   private perAreaRangeAllows(p: number): boolean {
+    // With `currency=` the bounds are in another currency: no pre-test (perAreaAllows decides each unit).
+    if (this.display) return true;
     const summary = this.snapshot.projects.unitSummary;
     const minArea = summary.minPositiveArea[p];
     if (Number.isNaN(minArea)) return false;
@@ -378,11 +412,14 @@ export class UnitMatcher {
     if (Number.isNaN(base) || !(area > 0)) return false;
     const { pricePerM2: perM2, pricePerFt2: perFt2 } = this.filters!;
     const pricing = this.pricing;
-    const cents = pricing.keyCents(base);
-    if (perM2?.min !== undefined && pricing.comparePerArea(cents, area, perM2.min, false) < 0) return false;
-    if (perM2?.max !== undefined && pricing.comparePerArea(cents, area, perM2.max, false) > 0) return false;
-    if (perFt2?.min !== undefined && pricing.comparePerArea(cents, area, perFt2.min, true) < 0) return false;
-    if (perFt2?.max !== undefined && pricing.comparePerArea(cents, area, perFt2.max, true) > 0) return false;
+    // With `currency=`: the converted price in the asked currency's minor units (no rate: never matches).
+    if (this.display && !this.converted) return false;
+    const cents = this.converted ? this.converted.minor(base) : pricing.keyCents(base);
+    const scale = this.converted ? this.converted.minorPerUnit : 100;
+    if (perM2?.min !== undefined && pricing.comparePerArea(cents, area, perM2.min, false, scale) < 0) return false;
+    if (perM2?.max !== undefined && pricing.comparePerArea(cents, area, perM2.max, false, scale) > 0) return false;
+    if (perFt2?.min !== undefined && pricing.comparePerArea(cents, area, perFt2.min, true, scale) < 0) return false;
+    if (perFt2?.max !== undefined && pricing.comparePerArea(cents, area, perFt2.max, true, scale) > 0) return false;
     return true;
   }
 }

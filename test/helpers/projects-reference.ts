@@ -21,6 +21,8 @@ export interface ReferenceCatalogue {
   features: Map<number, Set<number>>;
   plans: Map<number, { type: number; percent: number }[]>;
   facilities: Map<number, { category: string; distance_m: number }[]>;
+  /** AED per unit of each rated currency (AED itself is 1 and has no row). */
+  rates: Map<string, Fraction>;
 }
 
 export interface ReferenceUnit {
@@ -37,7 +39,7 @@ export interface ReferenceUnit {
 }
 
 export async function loadReferenceCatalogue(db: Kysely<DB>): Promise<ReferenceCatalogue> {
-  const [projects, companies, contracts, units, tagLinks, featureLinks, plans, facilities] = await Promise.all([
+  const [projects, companies, contracts, units, tagLinks, featureLinks, plans, facilities, rates] = await Promise.all([
     db.selectFrom('projects').selectAll().execute(),
     db.selectFrom('companies').selectAll().execute(),
     db.selectFrom('contracts').selectAll().execute(),
@@ -46,6 +48,7 @@ export async function loadReferenceCatalogue(db: Kysely<DB>): Promise<ReferenceC
     db.selectFrom('project_feature_links').selectAll().execute(),
     db.selectFrom('project_payment_plans').selectAll().execute(),
     db.selectFrom('project_facilities').selectAll().execute(),
+    db.selectFrom('currency_rates').selectAll().execute(),
   ]);
 
   const tags = groupBy(tagLinks, (link) => link.unit_id);
@@ -75,6 +78,7 @@ export async function loadReferenceCatalogue(db: Kysely<DB>): Promise<ReferenceC
     facilities: new Map(
       [...groupBy(facilities, (link) => link.project_id)].map(([id, links]) => [id, links.map((link) => ({ category: link.category, distance_m: link.distance_m }))]),
     ),
+    rates: new Map(rates.map((rate) => [rate.currency, decimal(String(rate.aed_per_unit))])),
   };
 }
 
@@ -137,6 +141,28 @@ export function shownCents(baseCents: bigint, priceVector: string): bigint {
   const sign = numerator < 0n ? -1n : 1n;
   const magnitude = numerator < 0n ? -numerator : numerator;
   return sign * ((2n * magnitude + denominator) / (2n * denominator));
+}
+
+/** n / d rounded half away from zero to an integer. */
+function roundHalfAway(n: bigint, d: bigint): bigint {
+  const sign = (n < 0n) !== (d < 0n) ? -1n : 1n;
+  const [a, b] = [n < 0n ? -n : n, d < 0n ? -d : d];
+  return sign * ((2n * a + b) / (2n * b));
+}
+
+/** Decimals of a currency's minor unit, from the platform's CLDR data (the source the OpenAPI text names). */
+function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** An exact amount whose denominator is a power of ten, as the JSON number the API returns. */
+function amountToNumber(amount: Fraction): number {
+  const digits = String(amount.d).length - 1;
+  const negative = amount.n < 0n;
+  const magnitude = negative ? -amount.n : amount.n;
+  const whole = magnitude / amount.d;
+  const fraction = digits === 0 ? '' : `.${String(magnitude % amount.d).padStart(digits, '0')}`;
+  return Number(`${negative ? '-' : ''}${whole}${fraction}`);
 }
 
 /** Cents as the JSON number the API returns (`123456` -> 1234.56). */
@@ -223,7 +249,30 @@ export function referenceProjects(
       .filter((contract) => contract.agency_id === key.agencyId && contract.status === 'approved' && catalogue.companies.get(contract.developer_id)?.deleted === false)
       .map((contract) => contract.developer_id),
   );
-  const shown = (unit: ReferenceUnit) => (unit.priceCents === null ? null : shownCents(unit.priceCents, key.priceVector));
+  // `currency=` (issue 22, as the OpenAPI text and the guide state it): every price is base x factor x
+  // AED per unit of the project's currency / AED per unit of the asked one, rounded half away from zero
+  // to the asked currency's minor unit once; price bounds are in the asked currency; a project whose
+  // currency has no rate keeps its own prices and no price bound admits it.
+  const target = query.currency;
+  const rateOf = (code: string): Fraction | undefined => (code === 'AED' ? { n: 1n, d: 1n } : catalogue.rates.get(code));
+  /** The unit's price as shown, an exact amount of the currency shown; null when unpriced. */
+  const shownAmount = (unit: ReferenceUnit, projectCurrency: string): { amount: Fraction; converted: boolean } | null => {
+    if (unit.priceCents === null) return null;
+    const from = rateOf(projectCurrency);
+    const to = target === undefined ? undefined : rateOf(target);
+    if (target === undefined || !from || !to) return { amount: { n: shownCents(unit.priceCents, key.priceVector), d: 100n }, converted: false };
+    const scale = 10n ** BigInt(minorDigits(target));
+    const vector = decimal(key.priceVector);
+    // cents x (100 + v) / 100 x from / to x scale / 100
+    const n = unit.priceCents * (100n * vector.d + vector.n) * from.n * to.d * scale;
+    const d = 100n * vector.d * from.d * to.n * 100n;
+    return { amount: { n: roundHalfAway(n, d), d: scale }, converted: true };
+  };
+  /** The price price bounds compare with: under `currency=`, only a converted one. */
+  const comparable = (unit: ReferenceUnit, projectCurrency: string): Fraction | null => {
+    const shown = shownAmount(unit, projectCurrency);
+    return shown === null || (target !== undefined && !shown.converted) ? null : shown.amount;
+  };
 
   // A literal substring; surrounding white space is ignored and a blank search is no filter (OpenAPI).
   const search = lowerCase(query.search?.trim() ?? '') || undefined;
@@ -252,12 +301,11 @@ export function referenceProjects(
     query.price_per_m2_min, query.price_per_m2_max, query.size_min, query.size_max, query.parking_min, query.unit_preference_ids,
   ].some((value) => value !== undefined);
 
-  const unitMatches = (unit: ReferenceUnit): boolean => {
+  const unitMatches = (unit: ReferenceUnit, projectCurrency: string): boolean => {
     if (unit.deleted) return false;
     if (bedrooms && !bedrooms.some((wanted) => (wanted === 5 ? unit.bedrooms >= 5 : unit.bedrooms === wanted))) return false;
     if (statuses && !statuses.includes(unit.status)) return false;
-    const price = shown(unit);
-    const priceFraction = price === null ? null : { n: price, d: 100n };
+    const priceFraction = comparable(unit, projectCurrency);
     if (priceMin || priceMax) {
       if (!priceFraction) return false;
       if (priceMin && compare(priceFraction, priceMin) < 0) return false;
@@ -328,7 +376,7 @@ export function referenceProjects(
       if (!featureIds.every((id) => own.has(id))) return false;
     }
 
-    if (unitLevel && !(catalogue.unitsByProject.get(p.id) ?? []).some(unitMatches)) return false;
+    if (unitLevel && !(catalogue.unitsByProject.get(p.id) ?? []).some((unit) => unitMatches(unit, p.currency))) return false;
     return true;
   };
 
@@ -341,10 +389,10 @@ export function referenceProjects(
   const items = matching.slice(offset, offset + limit).map((project) => {
     const prices = (catalogue.unitsByProject.get(project.id) ?? [])
       .filter((unit) => !unit.deleted)
-      .map(shown)
-      .filter((cents): cents is bigint => cents !== null);
-    const lowest = prices.reduce<bigint | null>((min, cents) => (min === null || cents < min ? cents : min), null);
-    return { id: project.id, price_from: lowest === null ? null : centsToNumber(lowest) };
+      .map((unit) => shownAmount(unit, project.currency)?.amount ?? null)
+      .filter((amount): amount is Fraction => amount !== null);
+    const lowest = prices.reduce<Fraction | null>((min, amount) => (min === null || compare(amount, min) < 0 ? amount : min), null);
+    return { id: project.id, price_from: lowest === null ? null : amountToNumber(lowest) };
   });
   return { total: matching.length, items };
 }

@@ -12,8 +12,14 @@ export interface SearchForm {
   unitType: string;
   nearMetro: boolean;
   sort: SortChoice | '';
+  /** The display currency: every price and both price inputs are in it (`currency=` of GET /projects). */
+  currency: DisplayCurrency;
   page: number;
 }
+
+/** The currencies the visitor may display prices in (the demo catalogue has a rate for each, GET /currencies). */
+export const DISPLAY_CURRENCIES = ['AED', 'USD', 'EUR', 'GBP', 'RUB', 'INR', 'CNY'] as const;
+export type DisplayCurrency = (typeof DISPLAY_CURRENCIES)[number];
 
 export const PAGE_SIZE = 12;
 export const BEDROOM_CHOICES = [
@@ -59,6 +65,7 @@ export function readSearchForm(params: URLSearchParams): SearchForm {
     nearMetro: params.get('near_metro') === 'on',
     // Only an order the page offers; a hand-edited one falls back to the default.
     sort: Object.hasOwn(SORT_LABELS, sort) ? (sort as SortChoice) : '',
+    currency: DISPLAY_CURRENCIES.find((code) => code === text('currency')) ?? 'AED',
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -75,6 +82,8 @@ export function projectsQuery(form: SearchForm): ProjectsQuery {
   // Metro stations are facilities of the transport category.
   if (form.nearMetro) query.near_transport = true;
   if (form.sort !== '') query.sort = form.sort;
+  // Always one currency: a mixed catalogue then shows (and filters) every price in the visitor's.
+  query.currency = form.currency;
   return query;
 }
 
@@ -89,6 +98,7 @@ export function searchHref(form: SearchForm, page: number): string {
   if (form.unitType) params.set('unit_type', form.unitType);
   if (form.nearMetro) params.set('near_metro', 'on');
   if (form.sort) params.set('sort', form.sort);
+  if (form.currency !== 'AED') params.set('currency', form.currency);
   if (page > 1) params.set('page', String(page));
   const text = params.toString();
   return text ? `/?${text}` : '/';

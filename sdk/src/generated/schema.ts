@@ -201,6 +201,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/currencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Currencies and exchange rates
+         * @description The currencies the `currency` parameter of the priced reads accepts: AED, then every currency the catalogue has a rate for, with AED per unit and when the rate was taken. An addition to the specification. Rates come with the catalogue (bundle section `currency_rates`) and change with it; conversion is exact: base price × key factor × source rate ÷ target rate, rounded half away from zero to the target’s minor unit.
+         */
+        get: operations["listCurrencies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects": {
         parameters: {
             query?: never;
@@ -210,7 +230,7 @@ export interface paths {
         };
         /**
          * Search projects
-         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices. With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
+         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
          */
         get: operations["listProjects"];
         put?: never;
@@ -270,7 +290,7 @@ export interface paths {
         };
         /**
          * Project detail
-         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not even looked up).
+         * @description The project with its location, cost, payment plan, media, units (prices in the key’s prices; with `currency`, in that currency), features and amenities, and nearby facilities (filtered by the server’s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not even looked up).
          */
         get: operations["getProject"];
         put?: never;
@@ -330,7 +350,7 @@ export interface paths {
         };
         /**
          * Unit detail
-         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices. With `fields` (an addition), only the properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.
+         * @description The unit with its project, developer, area, plan and tags, as in the data model: snake_case, except the project’s `CreatedAt`/`UpdatedAt` and its `company` and `author` objects (PascalCase). `price` is in the key’s prices; with `currency` (an addition), in that currency, and a `currency` field follows it. With `fields` (an addition), only the properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.
          */
         get: operations["getUnit"];
         put?: never;
@@ -388,7 +408,12 @@ export interface paths {
          *
          *     Decisions where the specification is open:
          *     - `currency` must be exactly `AED` or `USD` (upper-case); other values, `aed` included, give 400.
-         *       Prices and budgets are not converted between currencies.
+         *       When the offer's currency differs from the unit's and both have a rate (GET /currencies), the offer
+         *       price and any budget bound derived from the unit are converted: base price × key factor × unit rate ÷
+         *       offer rate, rounded half away from zero to the cent; `offer.price_conversion` (an addition, stored
+         *       with the offer) gives the unit's own price, the rate and its `as_of`. Without a rate nothing is
+         *       converted (the unit price is taken as is) and `price_conversion.converted` is false. Explicit budget
+         *       bounds are taken as given, in the offer's currency.
          *     - `language`: letters, digits, `-` and `_` only (e.g. `en`, `en-GB`), stored lower-cased.
          *     - Names and email are stored without surrounding whitespace; a blank `last_name` is stored as null.
          *       `mobile_number` must contain at least one digit.
@@ -2434,6 +2459,244 @@ export interface operations {
             };
         };
     };
+    listCurrencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETag(s) of a response you hold; when one matches the ETag of the representation this request would get, the answer is 304 with no body.
+                 * @example "Yk3qGJ0c1l0mJ9o1F1dZ7fXq0Vd5cKx8oZb2m4pQe1w-gzip"
+                 */
+                "If-None-Match"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AED and every rated currency. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Content-Encoding": components["headers"]["ContentEncoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "currency": "AED",
+                     *             "aed_per_unit": 1,
+                     *             "minor_unit": 2,
+                     *             "as_of": null
+                     *           },
+                     *           {
+                     *             "currency": "EUR",
+                     *             "aed_per_unit": 4.241,
+                     *             "minor_unit": 2,
+                     *             "as_of": "2026-11-20T12:00:00Z"
+                     *           },
+                     *           {
+                     *             "currency": "USD",
+                     *             "aed_per_unit": 3.6725,
+                     *             "minor_unit": 2,
+                     *             "as_of": "2026-11-20T12:00:00Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /**
+                         * @description Always `success`.
+                         * @enum {string}
+                         */
+                        status: "success";
+                        /** @description The payload. */
+                        data: {
+                            /** @description AED, then every currency with a rate, by code. */
+                            items: {
+                                /**
+                                 * @description ISO 4217 code (three upper-case letters).
+                                 * @example USD
+                                 */
+                                currency: string;
+                                /**
+                                 * @description AED for one unit of the currency; 1 for AED.
+                                 * @example 3.6725
+                                 */
+                                aed_per_unit: number;
+                                /**
+                                 * @description Decimals prices in this currency are rounded to (2 for most; 0 for JPY, 3 for KWD).
+                                 * @example 2
+                                 */
+                                minor_unit: number;
+                                /** @description When the rate was taken (RFC 3339); null for AED, which is 1 by definition. */
+                                as_of: string | null;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not Modified: `If-None-Match` matched the current ETag. No body. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: the message names the parameter or field. Correct it before retrying. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "limit must be an integer of at least 1"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Missing or invalid API key (`missing api key`, `invalid api key`). Retrying does not help. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "invalid api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The key may not be used here: `origin is not allowed for this api key` or `agency license is required: upload a company license and wait for its approval`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "origin is not allowed for this api key"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Only when the deployment enables rate limiting: the key used up its requests for the current window. `rate limit exceeded, retry in N seconds`; retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "rate limit exceeded, retry in 12 seconds"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "internal server error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Content-Type-Options": components["headers"]["XContentTypeOptions"];
+                    Vary: components["headers"]["Vary"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    "Access-Control-Expose-Headers": components["headers"]["AccessControlExposeHeaders"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "error",
+                     *       "message": "service unavailable, retry later"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listProjects: {
         parameters: {
             query?: {
@@ -2638,7 +2901,12 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending.
                  * @example -price_from
                  */
                 sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
@@ -2882,7 +3150,7 @@ export interface operations {
                                 price_from: number | null;
                                 /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
                                 size_from: number | null;
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Link to the project’s first image; null when it has none. */
                                 logo: string | null;
@@ -3249,7 +3517,12 @@ export interface operations {
                      * @default 0
                      */
                     offset?: number;
-                    /** @description Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending. */
+                    /**
+                     * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                     * @example USD
+                     */
+                    currency?: string;
+                    /** @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending. */
                     sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
                     /** @description Comma-separated facet names (`bedrooms`, `statuses`, `development_status`, `developer`, `unit_types`, `area`, `is_branded`, `is_resale`, `is_escrow`). When given, `facets` in the response holds, per facet, the number of matching projects per value, each facet counted under every filter except its own (as if its own filter asked for that value alone). Not given: no `facets` in the response. */
                     facets?: string;
@@ -3477,7 +3750,7 @@ export interface operations {
                                 price_from: number | null;
                                 /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
                                 size_from: number | null;
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Link to the project’s first image; null when it has none. */
                                 logo: string | null;
@@ -3883,6 +4156,11 @@ export interface operations {
                  */
                 fields?: string;
                 /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
+                /**
                  * @description Keep only the nearest N facilities of each category of `nearby_facilities` (1 to 1000; ties by distance in the same order as the full block). AMENITIEST_RADIUS still bounds the block first. Not given: every facility (an addition).
                  * @example 3
                  */
@@ -4192,11 +4470,11 @@ export interface operations {
                             };
                             /** @description Money matters other than unit prices. */
                             cost: {
-                                /** @description Currency of the project’s prices, e.g. `AED`. */
+                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
                                 currency: string;
                                 /** @description Commission type of the agency platform; null when not set. */
                                 commission_type: number | null;
-                                /** @description Annual service charge per ft², in the project currency, as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
+                                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
                                 service_charge: number | null;
                             };
                             /** @description The payment plan, in plan order; empty when none. */
@@ -4928,86 +5206,196 @@ export interface operations {
     listProjectClusters: {
         parameters: {
             query: {
-                /** @description Case-insensitive substring of the project name or of its developer’s name (`%` and `_` are literal); leading and trailing white space is ignored. Blank: no filter. */
+                /**
+                 * @description Case-insensitive substring of the project name or of its developer’s name (`%` and `_` are literal); leading and trailing white space is ignored. Blank: no filter.
+                 * @example marina
+                 */
                 search?: string;
-                /** @description Developer company ids (GET /companies); the project belongs to one of them. Comma-separated, any number of items. */
+                /**
+                 * @description Developer company ids (GET /companies); the project belongs to one of them. Comma-separated, any number of items.
+                 * @example 3,5
+                 */
                 developer_ids?: string;
                 /**
                  * @description Project `type` values (positive integers); the project has one of them. Comma-separated, any number of items.
-                 * @example 1
+                 * @example 1,2
                  */
                 unit_types?: string;
-                /** @description Project development statuses, 1 to 3; the project has one of them. Comma-separated, any number of items. */
+                /**
+                 * @description Project development statuses, 1 to 3; the project has one of them. Comma-separated, any number of items.
+                 * @example 1,2
+                 */
                 development_status?: string;
                 /**
                  * @description Unit bedrooms, 0 to 5: 0 = studio, 5 = five or more. Unit-level: some unit of the project has one of these. Comma-separated, any number of items.
-                 * @example 2
+                 * @example 1,2
                  */
                 bedrooms?: string;
-                /** @description Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level. Comma-separated, any number of items. */
+                /**
+                 * @description Unit statuses, 1 to 5 (1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock). Unit-level. Comma-separated, any number of items.
+                 * @example 3,4
+                 */
                 statuses?: string;
-                /** @description Minimum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match. */
+                /**
+                 * @description Minimum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match.
+                 * @example 800000
+                 */
                 price_min?: number;
-                /** @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound. */
+                /**
+                 * @description Maximum unit price, in the key’s prices, compared with exactly the price shown (inclusive). Unit-level; units without a price never match, however large the bound.
+                 * @example 2500000
+                 */
                 price_max?: number;
-                /** @description Minimum unit price (key’s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match. */
+                /**
+                 * @description Minimum unit price (key’s prices) divided by its area in ft² (1 m² = 10.7639104 ft²), inclusive. Unit-level; units without price or area never match.
+                 * @example 1200
+                 */
                 price_per_ft2_min?: number;
-                /** @description Maximum price per ft² (key’s prices), inclusive. Unit-level. */
+                /**
+                 * @description Maximum price per ft² (key’s prices), inclusive. Unit-level.
+                 * @example 2600
+                 */
                 price_per_ft2_max?: number;
-                /** @description Minimum unit price (key’s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match. */
+                /**
+                 * @description Minimum unit price (key’s prices) divided by its area in m², inclusive. Unit-level; units without price or area never match.
+                 * @example 13000
+                 */
                 price_per_m2_min?: number;
-                /** @description Maximum price per m² (key’s prices), inclusive. Unit-level. */
+                /**
+                 * @description Maximum price per m² (key’s prices), inclusive. Unit-level.
+                 * @example 28000
+                 */
                 price_per_m2_max?: number;
-                /** @description Minimum unit area, m², inclusive. Unit-level. */
+                /**
+                 * @description Minimum unit area, m², inclusive. Unit-level.
+                 * @example 60
+                 */
                 size_min?: number;
-                /** @description Maximum unit area, m², inclusive. Unit-level. */
+                /**
+                 * @description Maximum unit area, m², inclusive. Unit-level.
+                 * @example 150
+                 */
                 size_max?: number;
-                /** @description Minimum number of parking spaces of the unit. Unit-level. */
+                /**
+                 * @description Minimum number of parking spaces of the unit. Unit-level.
+                 * @example 1
+                 */
                 parking_min?: number;
-                /** @description Branded projects only (`true`) or unbranded only (`false`). `true` or `false`. */
+                /**
+                 * @description Branded projects only (`true`) or unbranded only (`false`). `true` or `false`.
+                 * @example false
+                 */
                 is_branded?: boolean;
-                /** @description Resale projects only (`true`) or non-resale only (`false`). `true` or `false`. */
+                /**
+                 * @description Resale projects only (`true`) or non-resale only (`false`). `true` or `false`.
+                 * @example false
+                 */
                 is_resale?: boolean;
-                /** @description Projects with an escrow account (`true`) or without one (`false`). `true` or `false`. */
+                /**
+                 * @description Projects with an escrow account (`true`) or without one (`false`). `true` or `false`.
+                 * @example true
+                 */
                 is_escrow?: boolean;
-                /** @description Handover on or after this bound: RFC 3339 date-time, or YYYY-MM-DD meaning 00:00 UTC that day. Projects without a handover date never match. */
+                /**
+                 * @description Handover on or after this bound: RFC 3339 date-time, or YYYY-MM-DD meaning 00:00 UTC that day. Projects without a handover date never match.
+                 * @example 2027-01-01
+                 */
                 handover_from?: string;
-                /** @description Handover on or before this bound: RFC 3339 date-time (inclusive), or YYYY-MM-DD meaning the whole of that day (UTC). Projects without a handover date never match. */
+                /**
+                 * @description Handover on or before this bound: RFC 3339 date-time (inclusive), or YYYY-MM-DD meaning the whole of that day (UTC). Projects without a handover date never match.
+                 * @example 2028-12-31
+                 */
                 handover_to?: string;
-                /** @description Maximum percent due before handover: the sum of the percents of the payment-plan parts of type 1 (down payment) and 2 (during construction) is at most this value. Projects without a payment plan never match. */
+                /**
+                 * @description Maximum percent due before handover: the sum of the percents of the payment-plan parts of type 1 (down payment) and 2 (during construction) is at most this value. Projects without a payment plan never match.
+                 * @example 60
+                 */
                 payment_max_pre_handover?: number;
-                /** @description Minimum percent due after handover: the sum of the percents of the payment-plan parts of type 3 (on completion) is at least this value. Projects without a payment plan never match. */
+                /**
+                 * @description Minimum percent due after handover: the sum of the percents of the payment-plan parts of type 3 (on completion) is at least this value. Projects without a payment plan never match.
+                 * @example 40
+                 */
                 payment_min_after_handover?: number;
-                /** @description `true`: only projects whose payment plan has a part of type 3 (on completion) with a percent above 0. `false` sets no constraint. `true` or `false`. */
+                /**
+                 * @description `true`: only projects whose payment plan has a part of type 3 (on completion) with a percent above 0. `false` sets no constraint. `true` or `false`.
+                 * @example true
+                 */
                 payment_only_post_handover?: boolean;
-                /** @description Latitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together. */
+                /**
+                 * @description Latitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.
+                 * @example 25.0805
+                 */
                 lat?: number;
-                /** @description Longitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together. */
+                /**
+                 * @description Longitude of the search centre, degrees. `lat`, `lng` and `radius_km` must be given together.
+                 * @example 55.1403
+                 */
                 lng?: number;
-                /** @description Search radius, km: great-circle (haversine, Earth radius 6371008.8 m) distance from the centre to the project’s coordinates, inclusive. Projects without coordinates never match. */
+                /**
+                 * @description Search radius, km: great-circle (haversine, Earth radius 6371008.8 m) distance from the centre to the project’s coordinates, inclusive. Projects without coordinates never match.
+                 * @example 5
+                 */
                 radius_km?: number;
-                /** @description A drawn area: a ring's vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3, in either direction; closing the ring (repeating the first vertex last) is optional. `;` starts a hole in the current polygon and `|` starts another polygon: `outer;hole;hole|outer` is a GeoJSON MultiPolygon in one line. At most 1000 vertices in all rings together. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside an outer ring (even-odd rule) or exactly on its edge or vertex, and not strictly inside one of its holes (a hole's edge belongs to the area, as every boundary does); polygons may overlap (their union counts) and a hole outside its outer ring removes nothing. Each ring must be simple (no edge crossing or touching another) with a non-zero area, else 400 naming the ring (`polygon 2, hole 1: ...`). Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND. */
+                /**
+                 * @description A drawn area: a ring's vertices as `lng,lat,lng,lat,...` in degrees (GeoJSON order), at least 3, in either direction; closing the ring (repeating the first vertex last) is optional. `;` starts a hole in the current polygon and `|` starts another polygon: `outer;hole;hole|outer` is a GeoJSON MultiPolygon in one line. At most 1000 vertices in all rings together. Edges are straight lines between vertices in longitude/latitude (as drawn on a web map), not great circles. Only projects whose coordinates lie inside an outer ring (even-odd rule) or exactly on its edge or vertex, and not strictly inside one of its holes (a hole's edge belongs to the area, as every boundary does); polygons may overlap (their union counts) and a hole outside its outer ring removes nothing. Each ring must be simple (no edge crossing or touching another) with a non-zero area, else 400 naming the ring (`polygon 2, hole 1: ...`). Note that the whole request line is limited (16 KiB by default), some 700 vertices with 6 decimals. Combines with every other filter by AND.
+                 * @example 55.128,25.072,55.146,25.068,55.152,25.086,55.134,25.094
+                 */
                 polygon?: string;
-                /** @description `true`: only projects with a linked airports and ports facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked airports and ports facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_airport?: boolean;
-                /** @description `true`: only projects with a linked education facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked education facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example true
+                 */
                 near_education?: boolean;
-                /** @description `true`: only projects with a linked employment facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked employment facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_employment?: boolean;
-                /** @description `true`: only projects with a linked healthcare facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked healthcare facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_healthcare?: boolean;
-                /** @description `true`: only projects with a linked lifestyle facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked lifestyle facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_lifestyle?: boolean;
-                /** @description `true`: only projects with a linked retail facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked retail facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_retail?: boolean;
-                /** @description `true`: only projects with a linked transport facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked transport facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example true
+                 */
                 near_transport?: boolean;
-                /** @description `true`: only projects with a linked tourism facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from"). */
+                /**
+                 * @description `true`: only projects with a linked tourism facility closer than the server’s AMENITIEST_RADIUS (any linked one, i.e. within the import link radius, when it is not set). `false` sets no constraint (it does not mean "far from").
+                 * @example false
+                 */
                 near_tourism?: boolean;
-                /** @description Project feature/amenity ids (GET /project-preferences); the project must have all of them. Comma-separated, any number of items. */
+                /**
+                 * @description Project feature/amenity ids (GET /project-preferences); the project must have all of them. Comma-separated, any number of items.
+                 * @example 14,17
+                 */
                 preference_ids?: string;
-                /** @description Unit tag ids (GET /preferences): one single unit of the project must carry all of them and also satisfy every other unit-level filter. Comma-separated, any number of items. */
+                /**
+                 * @description Unit tag ids (GET /preferences): one single unit of the project must carry all of them and also satisfy every other unit-level filter. Comma-separated, any number of items.
+                 * @example 2
+                 */
                 unit_preference_ids?: string;
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
                 /**
                  * @description The map’s viewport (required): Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter (including `lat`/`lng`/`radius_km` and `polygon`) by AND.
                  * @example 54.9,24.8,55.6,25.4
@@ -5301,10 +5689,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Comma-separated names of the top-level properties to return, e.g. `id,unit_number,price,plan_file`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `project_id`, `unit_number`, `bedrooms`, `status`, `furnishing`, `parking`, `floor`, `price`, `unit_area`, `plan_file_id`, `plan_file`, `preferences`, `project`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
+                 * @description Comma-separated names of the top-level properties to return, e.g. `id,unit_number,price,plan_file`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `project_id`, `unit_number`, `bedrooms`, `status`, `furnishing`, `parking`, `floor`, `price`, `currency`, `unit_area`, `plan_file_id`, `plan_file`, `preferences`, `project`, `created_at`, `updated_at`. An unknown name is answered 400 listing the unknown names.
                  * @example id,unit_number,price,plan_file
                  */
                 fields?: string;
+                /**
+                 * @description Optional (an addition to the specification). Show every price in this currency: AED or a currency of GET /currencies (another code gives 400 naming it). Prices are base price × key factor × rate of the project’s currency ÷ rate of this one, rounded half away from zero to its minor unit, and `currency` fields say this code. Price bounds (`price_*`, `price_per_*`) are taken in this currency too; a project whose currency has no rate keeps its own prices and `currency`, is left out by price bounds (as units without a price are) and comes last in the `price_from` sort. Without `currency`, prices are in each project’s own currency, as specified.
+                 * @example USD
+                 */
+                currency?: string;
             };
             header?: {
                 /**
@@ -5494,6 +5887,8 @@ export interface operations {
                             floor: number;
                             /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
                             price: number | null;
+                            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
+                            currency?: string;
                             /**
                              * Format: double
                              * @description Area, m².
@@ -6400,7 +6795,7 @@ export interface operations {
                     message?: string | null;
                     /** @description Offer language, at most 10 characters (letters, digits, `-`, `_`), stored lower-cased; default `en`. */
                     language?: string | null;
-                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. Prices are not converted. */
+                    /** @description Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. When it differs from the project currency and both have a rate (GET /currencies), the offer price and the budget bounds derived from the unit are converted; otherwise they are not, and `offer.price_conversion.converted` says so. */
                     currency?: ("AED" | "USD") | null;
                 };
             };
@@ -6505,7 +6900,8 @@ export interface operations {
                      *           "advisor_email": "omar.khalil@agency.example",
                      *           "advisor_phone": "+971 4 555 0199",
                      *           "is_sent": false,
-                     *           "created_at": "2026-11-20T10:31:02.000Z"
+                     *           "created_at": "2026-11-20T10:31:02.000Z",
+                     *           "price_conversion": null
                      *         }
                      *       }
                      *     }
@@ -6630,7 +7026,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
@@ -6651,6 +7047,19 @@ export interface operations {
                                  * @description When the offer was created.
                                  */
                                 created_at: string;
+                                /** @description An addition to the specification: null when the offer is in the unit’s own currency (nothing converted); otherwise how the unit’s price became the offer price. Stored with the offer. */
+                                price_conversion: {
+                                    /** @description The unit’s (its project’s) currency. */
+                                    unit_currency: string;
+                                    /** @description The unit price in the key’s prices, in the unit’s currency. */
+                                    unit_price: number | null;
+                                    /** @description True: `price` is `unit_price` converted at `rate`. False: no rate for one of the currencies, so `price` is `unit_price` unconverted, as the specification has it. */
+                                    converted: boolean;
+                                    /** @description Offer currency per unit of the unit’s currency (12 significant digits; the price is computed from the exact AED rates of GET /currencies); null when not converted. */
+                                    rate: number | null;
+                                    /** @description When the rate was taken (the older of the two when neither currency is AED); null when not converted. */
+                                    rate_as_of: string | null;
+                                } | null;
                             };
                         } | {
                             /** @description The client as the request gave it (trimmed, e-mail lower-cased), never the stored record. Private applications: only what the request sent and what the unit derived; the same for a new and a known contact. */
@@ -6724,7 +7133,7 @@ export interface operations {
                                     /** @description Project name. */
                                     project_name: string;
                                 };
-                                /** @description Unit price in the key’s prices; null when the unit has no price. */
+                                /** @description Unit price in the key’s prices, in the offer currency (see `price_conversion`); null when the unit has no price. */
                                 price: number | null;
                                 /** @description Lower-cased. */
                                 language: string;
@@ -7610,11 +8019,11 @@ export interface operations {
                         catalogue_version: number;
                         /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
                         cursor: string;
-                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds). */
+                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds; or the exchange rate of its project’s currency, which moves its price under `currency=`). */
                         changes: ("price" | "status" | "availability")[];
-                        /** @description The price now, in the key’s prices (null: no price). */
+                        /** @description The price now, in the key’s prices and the project’s own currency, as GET /units/{id} gives it without `currency=` (null: no price). */
                         price: number | null;
-                        /** @description With `price` in `changes`: the price before, in the key’s prices. */
+                        /** @description With `price` in `changes`: the price before, in the key’s prices and the project’s own currency. */
                         previous_price?: number | null;
                         /** @description The status now: 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
                         status: number;
@@ -7799,7 +8208,7 @@ export interface operations {
                         unit_id: number;
                         /** @description Its project. */
                         project_id: number;
-                        /** @description The offer’s price: the unit’s price in the prices of the key the application was sent with. */
+                        /** @description The offer’s price in `currency`: the unit’s price in the prices of the key the application was sent with, converted at the catalogue’s rates when the offer’s currency differs from the unit’s (as the response’s `offer.price`; see its `price_conversion`). */
                         price: number | null;
                         /** @description The offer’s currency. */
                         currency: string;

@@ -125,7 +125,7 @@ export const ApplicationBody = Type.Object(
     currency: Type.Optional(
       Nullable(
         Type.Unsafe<Currency>({ type: 'string', enum: [...CURRENCIES], 'x-error-message': 'must be AED or USD' }),
-        'Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. Prices are not converted.',
+        'Currency of the offer and of the opportunity budget: `AED` or `USD` (upper-case). Default: the project currency when it is AED or USD, otherwise AED. When it differs from the project currency and both have a rate (GET /currencies), the offer price and the budget bounds derived from the unit are converted; otherwise they are not, and `offer.price_conversion.converted` says so.',
       ),
     ),
   },
@@ -221,7 +221,7 @@ export const ApplicationResult = Type.Object({
         },
         { description: 'The unit the offer is for.' },
       ),
-      price: NullableNumber('Unit price in the key\u2019s prices; null when the unit has no price.'),
+      price: NullableNumber('Unit price in the key\u2019s prices, in the offer currency (see `price_conversion`); null when the unit has no price.'),
       language: Type.String({ description: 'Lower-cased.' }),
       currency: Type.String({ description: '`AED` or `USD`.' }),
       measure_units: Type.Integer({ description: '1 = ft² (always 1 for offers created here).' }),
@@ -230,6 +230,27 @@ export const ApplicationResult = Type.Object({
       advisor_phone: Nullable(Type.String(), 'The key author\u2019s contact phone in the agency, null when none.'),
       is_sent: Type.Boolean({ description: 'Always false: the offer is a draft; the PDF is generated and sent by the main backend.' }),
       created_at: Timestamp('When the offer was created.'),
+      price_conversion: Type.Union(
+        [
+          Type.Object(
+            {
+              unit_currency: Type.String({ description: 'The unit\u2019s (its project\u2019s) currency.' }),
+              unit_price: NullableNumber('The unit price in the key\u2019s prices, in the unit\u2019s currency.'),
+              converted: Type.Boolean({
+                description: 'True: `price` is `unit_price` converted at `rate`. False: no rate for one of the currencies, so `price` is `unit_price` unconverted, as the specification has it.',
+              }),
+              rate: NullableNumber('Offer currency per unit of the unit\u2019s currency (12 significant digits; the price is computed from the exact AED rates of GET /currencies); null when not converted.'),
+              rate_as_of: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the rate was taken (the older of the two when neither currency is AED); null when not converted.' }),
+            },
+            { description: 'What was converted.' },
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            'An addition to the specification: null when the offer is in the unit\u2019s own currency (nothing converted); otherwise how the unit\u2019s price became the offer price. Stored with the offer.',
+        },
+      ),
     },
     { description: 'The new draft offer for the unit, linked to the opportunity.' },
   ),

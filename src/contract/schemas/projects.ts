@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { DisplayCurrencyParam } from './currencies.js';
 import { EARTH_RADIUS_M } from '../../domain/geo.js';
 import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_POLYGON_VERTICES, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
@@ -192,12 +193,13 @@ export const ProjectsQuery = Type.Object(
         description: `Number of projects skipped, default 0, at most ${MAX_OFFSET} (2^53\u22121). Past the last match the page is empty and \`total\` is still the number of matches.`,
       }),
     ),
+    currency: DisplayCurrencyParam,
     sort: Type.Optional(
       Type.Union(
         SORT_VALUES.map((value) => Type.Literal(value)),
         {
           description:
-            'Order of the items, default `name`. `name`, `price_from` (lowest unit price; the order is the same for every price vector), ' +
+            'Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue\u2019s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), ' +
             '`size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; ' +
             'only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, ' +
             'no handover date) come last in both directions; ties are broken by id, ascending.',
@@ -230,7 +232,7 @@ export const ProjectListItem = Type.Object(
     handover_date: HandoverDate,
     price_from: PriceFrom,
     size_from: SizeFrom,
-    currency: Type.String({ description: 'Currency of the project\u2019s prices, e.g. `AED`.' }),
+    currency: Type.String({ description: 'Currency of the prices shown, e.g. `AED`: the project\u2019s own, or with `currency=` the one asked for (unless the project\u2019s currency has no rate).' }),
     logo: ProjectLogo,
     company: CompanyRef,
     payment_plans: Type.Array(PaymentPlan, { description: 'The payment plan, in plan order; empty when none.' }),
@@ -453,9 +455,9 @@ export const ProjectDetail = Type.Object(
     ),
     cost: Type.Object(
       {
-        currency: Type.String({ description: 'Currency of the project\u2019s prices, e.g. `AED`.' }),
+        currency: Type.String({ description: 'Currency of the prices shown, e.g. `AED`: the project\u2019s own, or with `currency=` the one asked for (unless the project\u2019s currency has no rate).' }),
         commission_type: Nullable(Type.Integer(), 'Commission type of the agency platform; null when not set.'),
-        service_charge: Nullable(Type.Number(), 'Annual service charge per ft², in the project currency, as given by the developer (a fee, not a sales price: the key\u2019s price vector does not apply); null when unknown.'),
+        service_charge: Nullable(Type.Number(), 'Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key\u2019s price vector does not apply); null when unknown.'),
       },
       { description: 'Money matters other than unit prices.' },
     ),
@@ -484,6 +486,7 @@ export const ProjectDetail = Type.Object(
 export const ProjectDetailQuery = Type.Object(
   {
     fields: fieldsParameter(ProjectDetail, 'name,media,units'),
+    currency: DisplayCurrencyParam,
     nearby_limit: Type.Optional(
       Type.Integer({
         minimum: 1,

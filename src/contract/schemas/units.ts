@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CreatedAt, FileObject, Nullable, UpdatedAt } from './projects.js';
 import { DateTime } from './reference.js';
 import { fieldsParameter } from '../field-selection.js';
+import { DisplayCurrencyParam } from './currencies.js';
 
 /*
  * GET /units/{id}: the data model as it is. The unit and its project are snake_case, except the
@@ -134,6 +135,9 @@ export const UnitModel = Type.Object(
     parking: Type.Integer({ description: 'Parking spaces.' }),
     floor: Type.Integer({ description: 'Floor.' }),
     price: Nullable(Type.Number({ format: 'double' }), 'Price in the key\u2019s prices (base price \u00d7 price factor, rounded to 2 decimals); null when the unit has no price.'),
+    currency: Type.Optional(
+      Type.String({ description: 'Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project\u2019s own when it has no rate).' }),
+    ),
     unit_area: Type.Number({ format: 'double', description: 'Area, m².' }),
     plan_file_id: Nullable(Type.Integer(), 'Id of the unit plan file.'),
     plan_file: Nullable(FileObject, 'The unit plan; null when none.'),
@@ -146,4 +150,7 @@ export const UnitModel = Type.Object(
 );
 
 /** The query of GET /units/{id}: `fields` (an addition); without it the full, specified answer. */
-export const UnitQuery = Type.Object({ fields: fieldsParameter(UnitModel, 'id,unit_number,price,plan_file') }, { additionalProperties: false });
+export const UnitQuery = Type.Object(
+  { fields: fieldsParameter(UnitModel, 'id,unit_number,price,plan_file'), currency: DisplayCurrencyParam },
+  { additionalProperties: false },
+);

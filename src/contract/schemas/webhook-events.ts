@@ -29,10 +29,15 @@ export const UnitChangedData = Type.Object({
   changes: Type.Array(UnitChange, {
     description:
       'What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a ' +
-      'deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds).',
+      'deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds; or the exchange ' +
+      'rate of its project\u2019s currency, which moves its price under `currency=`).',
   }),
-  price: Type.Union([Type.Number(), Type.Null()], { description: 'The price now, in the key\u2019s prices (null: no price).' }),
-  previous_price: Type.Optional(Type.Union([Type.Number(), Type.Null()], { description: 'With `price` in `changes`: the price before, in the key\u2019s prices.' })),
+  price: Type.Union([Type.Number(), Type.Null()], {
+    description: 'The price now, in the key\u2019s prices and the project\u2019s own currency, as GET /units/{id} gives it without `currency=` (null: no price).',
+  }),
+  previous_price: Type.Optional(
+    Type.Union([Type.Number(), Type.Null()], { description: 'With `price` in `changes`: the price before, in the key\u2019s prices and the project\u2019s own currency.' }),
+  ),
   status: Type.Integer({ minimum: 1, maximum: 5, description: 'The status now: 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock.' }),
   previous_status: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, description: 'With `status` in `changes`: the status before.' })),
 });
@@ -54,7 +59,11 @@ export const ApplicationCreatedData = Type.Object({
   offer_uuid: Type.String({ format: 'uuid', description: 'The offer\u2019s public identifier.' }),
   unit_id: Type.Integer({ description: 'The unit applied for.' }),
   project_id: Type.Integer({ description: 'Its project.' }),
-  price: Type.Union([Type.Number(), Type.Null()], { description: 'The offer\u2019s price: the unit\u2019s price in the prices of the key the application was sent with.' }),
+  price: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      'The offer\u2019s price in `currency`: the unit\u2019s price in the prices of the key the application was sent with, converted at the ' +
+      'catalogue\u2019s rates when the offer\u2019s currency differs from the unit\u2019s (as the response\u2019s `offer.price`; see its `price_conversion`).',
+  }),
   currency: Type.String({ description: 'The offer\u2019s currency.' }),
   created_at: Type.String({ format: 'date-time', description: 'When the application was recorded.' }),
 });

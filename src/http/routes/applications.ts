@@ -25,7 +25,12 @@ fills a missing bound only when the range stays ordered. Explicit bounds with \`
 
 Decisions where the specification is open:
 - \`currency\` must be exactly \`AED\` or \`USD\` (upper-case); other values, \`aed\` included, give 400.
-  Prices and budgets are not converted between currencies.
+  When the offer's currency differs from the unit's and both have a rate (GET /currencies), the offer
+  price and any budget bound derived from the unit are converted: base price × key factor × unit rate ÷
+  offer rate, rounded half away from zero to the cent; \`offer.price_conversion\` (an addition, stored
+  with the offer) gives the unit's own price, the rate and its \`as_of\`. Without a rate nothing is
+  converted (the unit price is taken as is) and \`price_conversion.converted\` is false. Explicit budget
+  bounds are taken as given, in the offer's currency.
 - \`language\`: letters, digits, \`-\` and \`_\` only (e.g. \`en\`, \`en-GB\`), stored lower-cased.
 - Names and email are stored without surrounding whitespace; a blank \`last_name\` is stored as null.
   \`mobile_number\` must contain at least one digit.

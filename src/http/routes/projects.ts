@@ -8,6 +8,7 @@ import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson } from '../../search/visibility.js';
 import type { AppDeps } from '../deps.js';
+import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toProjectContacts } from '../presenters/contacts.js';
@@ -16,6 +17,7 @@ import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeE
 import { parseFields, selectableFields, selectEnvelopeData, selectJsonFields } from '../../contract/field-selection.js';
 import { spliceRawProperty } from '../../contract/json-splice.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import {
   FlatProjectList,
@@ -42,7 +44,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     const page = parseProjectsQuery(query);
     const fields = parseFields(query.fields, selectableFields(ProjectListItem));
     // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-    const found = findProjects(await search.latest(), auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+    const snapshot = await search.latest();
+    const display = displayCurrencyOf(query.currency, snapshot.rates);
+    const found = findProjects(snapshot, display ? { ...auth, display } : auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
     // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
     // and facets) serialized once per search and kept with its result.
     found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
@@ -61,7 +65,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
           '`sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + ' +
           'number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
           '`parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the ' +
-          'key\u2019s prices. With `facets`, the response also counts the matching projects per value of each facet asked for. With ' +
+          'key\u2019s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With ' +
           '`fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.',
         querystring: ListProjectsQuery,
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
@@ -119,7 +123,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         operationId: 'getProject',
         summary: 'Project detail',
         description:
-          'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices), features and amenities, and ' +
+          'The project with its location, cost, payment plan, media, units (prices in the key\u2019s prices; with `currency`, in that currency), features and amenities, and ' +
           'nearby facilities (filtered by the server\u2019s AMENITIEST_RADIUS when set). With `fields` (an addition), only the properties ' +
           'and blocks named are returned, e.g. `fields=name,media,units` for a page without the nearby facilities (which are then not ' +
           'even looked up).',
@@ -133,7 +137,8 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       const withNearby = !fields || fields.has('nearby_facilities');
       const { nearby_limit: limit, nearby: form } = request.query;
       const nearbyOptions = withNearby ? { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } : undefined;
-      const row = await findProjectDetail(db, request.auth, request.params.id, nearbyOptions);
+      const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
+      const row = await findProjectDetail(db, display ? { ...request.auth, display } : request.auth, request.params.id, nearbyOptions);
       if (!row) throw notFound(messages.projectNotFound);
       const serialized = serializeText(reply, ok(toProjectDetail(row, links)));
       // Selected from the small part (the nearby block is still its empty placeholder here).

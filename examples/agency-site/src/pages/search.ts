@@ -1,7 +1,7 @@
 import type { Area, Developer, FacetValue, ProjectFacets, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
 import { date, imageUrl, money, area as size } from '../format.js';
 import { html, type Html } from '../html.js';
-import { BEDROOM_CHOICES, FACETS, PAGE_SIZE, SORT_LABELS, searchHref, type SearchForm } from '../search-form.js';
+import { BEDROOM_CHOICES, DISPLAY_CURRENCIES, FACETS, PAGE_SIZE, SORT_LABELS, searchHref, type SearchForm } from '../search-form.js';
 import { errorBox, layout } from './layout.js';
 
 export interface SearchPageData {
@@ -21,8 +21,11 @@ function searchForm({ form, developers }: SearchPageData): Html {
   <fieldset class="chips"><legend>Bedrooms</legend>
     ${BEDROOM_CHOICES.map((choice) => html`<label><input type="checkbox" name="bedrooms" value="${choice.value}"${checked(form.bedrooms.includes(choice.value))}> ${choice.label}</label>`)}
   </fieldset>
-  <label><span>Price from (AED)</span><input type="number" name="price_min" min="0" step="1" value="${form.priceMin}"></label>
-  <label><span>Price to (AED)</span><input type="number" name="price_max" min="0" step="1" value="${form.priceMax}"></label>
+  <label><span>Currency</span><select name="currency">
+    ${DISPLAY_CURRENCIES.map((code) => html`<option value="${code}"${selected(form.currency === code)}>${code}</option>`)}
+  </select></label>
+  <label><span>Price from (${form.currency})</span><input type="number" name="price_min" min="0" step="1" value="${form.priceMin}"></label>
+  <label><span>Price to (${form.currency})</span><input type="number" name="price_max" min="0" step="1" value="${form.priceMax}"></label>
   <label><span>Developer</span><select name="developer"><option value="">Any developer</option>
     ${developers.map((developer) => html`<option value="${developer.id}"${selected(form.developer === String(developer.id))}>${developer.name}</option>`)}
   </select></label>
