@@ -8,9 +8,11 @@ import * as projectUnitSummary from './migrations/0006_project_unit_summary.js';
 import * as changeSignals from './migrations/0007_change_signals.js';
 import * as changesFeed from './migrations/0008_changes_feed.js';
 import * as privateApplicationsAndFeedVisibility from './migrations/0009_private_applications_and_feed_visibility.js';
-import * as currencyRates from './migrations/0010_currency_rates.js';
 import * as codeNames from './migrations/0011_code_names.js';
 import * as webhooks from './migrations/0012_webhooks.js';
+// Numbered after 0012: it was written before 0011 and 0012 but landed after them, and databases migrated
+// meanwhile hold 0011 and 0012 (Kysely refuses a migration inserted before executed ones).
+import * as currencyRates from './migrations/0013_currency_rates.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -23,9 +25,9 @@ const migrations: Record<string, Migration> = {
   '0007_change_signals': changeSignals,
   '0008_changes_feed': changesFeed,
   '0009_private_applications_and_feed_visibility': privateApplicationsAndFeedVisibility,
-  '0010_currency_rates': currencyRates,
   '0011_code_names': codeNames,
   '0012_webhooks': webhooks,
+  '0013_currency_rates': currencyRates,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -350,7 +350,7 @@ export interface OffersTable {
   advisor_email: string | null;
   advisor_phone: string | null;
   is_sent: Generated<boolean>;
-  /** Set when the offer's currency differs from the unit's (migration 0010): what was converted, and at which rate. */
+  /** Set when the offer's currency differs from the unit's (migration 0013): what was converted, and at which rate. */
   unit_currency: string | null;
   unit_price: number | null;
   /** Offer currency per unit currency; null when no rate allowed a conversion. */
@@ -376,7 +376,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** One row (id 1): the catalogue version, bumped once per committing catalogue writer (migration 0007). */
-/** AED for one unit of a currency (migration 0010); AED itself has no row. */
+/** AED for one unit of a currency (migration 0013); AED itself has no row. */
 export interface CurrencyRatesTable {
   currency: string;
   aed_per_unit: number;

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { BASE_CURRENCY, CurrencyRates } from '../domain/currency.js';
 
-/* The stored exchange rates (migration 0010; the rule: src/domain/currency.ts). */
+/* The stored exchange rates (migration 0013; the rule: src/domain/currency.ts). */
 
 export async function readCurrencyRates(db: Kysely<DB>): Promise<CurrencyRates> {
   const rows = await db.selectFrom('currency_rates').select(['currency', 'aed_per_unit', 'as_of']).orderBy('currency').execute();
