@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
+import { displayCurrency } from '../src/domain/currency.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { keyPricing } from '../src/domain/pricing.js';
 import { linkBuilder } from '../src/contract/links.js';
@@ -45,6 +46,9 @@ interface Member {
   lat: number;
   lng: number;
   price: number | null;
+  currency: string;
+  /** The price's value in AED at the catalogue's rates; null without a price or a rate. */
+  value: number | null;
 }
 
 function naiveClusters(members: Member[], zoom: number, max: number) {
@@ -56,7 +60,9 @@ function naiveClusters(members: Member[], zoom: number, max: number) {
     }
     if (groups.size <= max || z === 0) {
       const clusters = [...groups].map(([tile, group]) => {
-        const prices = group.map((m) => m.price).filter((p): p is number => p !== null);
+        // The cheapest by value (ties by id); without any value, the first priced member with no rate.
+        const byValue = group.filter((m) => m.value !== null).sort((a, b) => a.value! - b.value! || a.id - b.id);
+        const cheapest = byValue[0] ?? group.find((m) => m.price !== null);
         return {
           tile,
           count: group.length,
@@ -67,7 +73,8 @@ function naiveClusters(members: Member[], zoom: number, max: number) {
             east: Math.max(...group.map((m) => m.lng)),
             north: Math.max(...group.map((m) => m.lat)),
           },
-          price_from: prices.length ? Math.min(...prices) : null,
+          price_from: cheapest?.price ?? null,
+          currency: cheapest ? cheapest.currency : null,
           ids: group.map((m) => m.id),
         };
       });
@@ -83,9 +90,14 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
   const keys = new Map<number, Promise<{ secret: string; record: KeyRecord }>>();
   const links = linkBuilder('https://cdn.example.test/media');
 
+  let rates: Map<string, number>;
   beforeAll(async () => {
     t = await createTestApp(driver, catalogueBundle());
     catalogue = await loadReferenceCatalogue(t.db);
+    const { secret } = await keyFor(0);
+    const listed = (await t.app.inject({ method: 'GET', url: '/currencies', headers: { 'x-api-key': secret } })).json().data.items as { currency: string; aed_per_unit: number }[];
+    rates = new Map(listed.map((rate) => [rate.currency, rate.aed_per_unit]));
+    expect(new Set(catalogue.projects.map((p) => p.currency)).size, 'a mixed catalogue').toBeGreaterThan(1);
   });
   afterAll(async () => {
     await t?.close();
@@ -103,12 +115,15 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
   /** Every match of the SQL reference, with coordinates from the catalogue and price_from as GET /projects shows it. */
   async function referenceMembers(query: Query, record: KeyRecord): Promise<Member[]> {
     const page = parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, { ...query })) as never);
-    const { items } = await listProjects(t.db, record, { ...page, limit: 100_000, offset: 0 }, { amenitiesRadiusM: undefined });
+    const scope = query.currency === undefined ? record : { ...record, display: displayCurrency(query.currency) };
+    const { items } = await listProjects(t.db, scope, { ...page, limit: 100_000, offset: 0 }, { amenitiesRadiusM: undefined });
     const byId = new Map(catalogue.projects.map((p) => [p.id, p]));
     return items.map((row) => {
       const item = toProjectListItem(row, links);
       const project = byId.get(item.id)!;
-      return { id: item.id, name: item.name, lat: project.latitude!, lng: project.longitude!, price: item.price_from };
+      const rate = item.currency === 'AED' ? 1 : rates.get(item.currency);
+      const value = item.price_from === null || rate === undefined ? null : item.price_from * rate;
+      return { id: item.id, name: item.name, lat: project.latitude!, lng: project.longitude!, price: item.price_from, currency: item.currency, value };
     });
   }
 
@@ -124,14 +139,15 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
     let multi = 0;
     let single = 0;
     await fc.assert(
-      fc.asyncProperty(scenarioArb(catalogue), fc.boolean(), viewportArb, fc.integer({ min: 0, max: 22 }), priceVectorArb, async (scenario, withFilters, bbox, zoom, priceVector) => {
+      fc.asyncProperty(scenarioArb(catalogue), fc.boolean(), viewportArb, fc.integer({ min: 0, max: 22 }), priceVectorArb, fc.option(fc.constantFrom('AED', 'USD', 'EUR'), { nil: undefined }), async (scenario, withFilters, bbox, zoom, priceVector, currency) => {
         const { limit: _l, offset: _o, sort: _s, facets: _f, ...filters } = withFilters ? scenario.query : ({} as Query);
         const query: Query = { ...filters, bbox, zoom: String(zoom) };
+        if (currency !== undefined && query.currency === undefined) query.currency = currency;
         const { secret, record } = await keyFor(priceVector);
         const url = `/projects/clusters?${new URLSearchParams(query)}`;
         const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
         expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
-        const data = res.json().data as { total: number; zoom: number; grid_zoom: number; clusters: { tile: string; count: number; centroid: { lat: number; lng: number }; bounds: Record<string, number>; price_from: number | null; project: { id: number; name: string } | null }[] };
+        const data = res.json().data as { total: number; zoom: number; grid_zoom: number; clusters: { tile: string; count: number; centroid: { lat: number; lng: number }; bounds: Record<string, number>; price_from: number | null; currency: string | null; project: { id: number; name: string } | null }[] };
         const { zoom: _z, ...listQuery } = query;
         const list = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams({ ...listQuery, limit: '1' })}`, headers: { 'x-api-key': secret } });
         expect(data.total, url).toBe(list.json().data.total);
@@ -140,7 +156,7 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
         const expected = naiveClusters(await referenceMembers(listQuery, record), zoom, MAX_CLUSTERS);
         expect(data.zoom).toBe(zoom);
         expect(data.grid_zoom, url).toBe(expected.gridZoom);
-        expect(data.clusters.map((c) => [c.tile, c.count, c.price_from, c.bounds]), url).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from, c.bounds]));
+        expect(data.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency, c.bounds]), url).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency, c.bounds]));
         for (const [k, cluster] of data.clusters.entries()) {
           expect(cluster.centroid.lat).toBeCloseTo(expected.clusters[k].centroid.lat, 9);
           expect(cluster.centroid.lng).toBeCloseTo(expected.clusters[k].centroid.lng, 9);
@@ -168,7 +184,7 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
         const expected = naiveClusters(members, zoom, max);
         expect(got.clusters.length).toBeLessThanOrEqual(max);
         expect(got.gridZoom, `max ${max}, zoom ${zoom}`).toBe(expected.gridZoom);
-        expect(got.clusters.map((c) => [c.tile, c.count, c.price_from])).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from]));
+        expect(got.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency])).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency]));
       }
     }
     expect(clusterProjects(snapshot, found.order, 22, 1, keyPricing(0)).gridZoom, 'one cluster for the whole catalogue').toBeLessThan(10);

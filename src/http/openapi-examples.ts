@@ -448,6 +448,7 @@ export const operationExamples: Record<string, OperationExamples> = {
             centroid: { lat: 25.0791, lng: 55.1412 },
             bounds: { west: 55.0987, south: 25.0412, east: 55.1749, north: 25.1196 },
             price_from: 1103560,
+            currency: 'AED',
             project: null,
           },
           {
@@ -456,6 +457,7 @@ export const operationExamples: Record<string, OperationExamples> = {
             centroid: { lat: 25.1972, lng: 55.2744 },
             bounds: { west: 55.2744, south: 25.1972, east: 55.2744, north: 25.1972 },
             price_from: 2450000,
+            currency: 'AED',
             project: { id: 42, name: 'Marina Crest Residences', logo: `${BASE}/projects/42/logo.png` },
           },
         ],

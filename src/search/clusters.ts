@@ -1,5 +1,6 @@
 import { tileOf } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
+import type { DisplayPrices } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
 
 /*
@@ -8,7 +9,10 @@ import type { Snapshot } from './snapshot.js';
  * asked zoom (src/domain/geo.ts). When that makes more than `maxClusters` clusters, the grid is
  * coarsened a zoom level at a time until it does not (a tile at zoom z − 1 is exactly four of zoom z,
  * so coarsening only merges clusters). Every matching project has coordinates (the viewport filter
- * requires them), so the counts add up to the search's total.
+ * requires them), so the counts add up to the search's total. A cluster's lowest price is its member's
+ * that comes first in the price_from order (by value in AED, so a mixed catalogue compares value, not
+ * numbers; no rate counts as no price), shown as GET /projects shows that project: in the key's prices,
+ * in its own currency or in the `currency=` asked for.
  */
 
 export interface Cluster {
@@ -19,8 +23,10 @@ export interface Cluster {
   centroid: { lat: number; lng: number };
   /** The members' bounding box. */
   bounds: { west: number; south: number; east: number; north: number };
-  /** Lowest price_from of the members in the key's prices; null when none has a priced unit. */
+  /** Lowest price_from of the members by value, as GET /projects shows it; null when none has a priced unit. */
   price_from: number | null;
+  /** The currency of price_from; null with it. */
+  currency: string | null;
   /** Snapshot index of the only member (a cluster of one), else -1. */
   only: number;
 }
@@ -39,14 +45,45 @@ interface Cell {
   south: number;
   east: number;
   north: number;
-  minCents: number;
+  /** The member first in the price_from order (-1: none yet). */
+  cheapest: number;
   only: number;
 }
 
-export function clusterProjects(snapshot: Snapshot, matches: Int32Array, zoom: number, maxClusters: number, pricing: KeyPricing): Clusters {
-  const { latitude, longitude, minBaseCents, id } = snapshot.projects;
+/** Each project's position in the ascending price_from order, per snapshot. */
+const ranks = new WeakMap<Snapshot, Int32Array>();
+
+function priceRanks(snapshot: Snapshot): Int32Array {
+  let rank = ranks.get(snapshot);
+  if (!rank) {
+    const ascending = snapshot.orders.price_from.ascending;
+    rank = new Int32Array(ascending.length);
+    for (let k = 0; k < ascending.length; k++) rank[ascending[k]] = k;
+    ranks.set(snapshot, rank);
+  }
+  return rank;
+}
+
+export function clusterProjects(
+  snapshot: Snapshot,
+  matches: Int32Array,
+  zoom: number,
+  maxClusters: number,
+  pricing: KeyPricing,
+  display?: DisplayPrices,
+): Clusters {
+  const { latitude, longitude, minBaseCents, id, currencyIndex, currencies } = snapshot.projects;
+  const rank = priceRanks(snapshot);
+  const priced = (i: number) => !Number.isNaN(minBaseCents[i]);
   // Members in id order: the sums, and so the centroids, do not depend on the search's sort.
   const members = Int32Array.from(matches).sort((a, b) => id[a] - id[b]);
+  /** As GET /projects shows project i's price_from (find-projects.ts): converted when `currency=` has a rate for it. */
+  const priceOf = (i: number): { price_from: number | null; currency: string | null } => {
+    if (i < 0) return { price_from: null, currency: null };
+    const converted = display?.from[currencyIndex[i]];
+    if (converted) return { price_from: converted.shown(minBaseCents[i]), currency: JSON.parse(display!.json) as string };
+    return { price_from: pricing.keyCents(minBaseCents[i]) / 100, currency: currencies[currencyIndex[i]] };
+  };
   for (let gridZoom = zoom; ; gridZoom--) {
     const cells = new Map<string, Cell>();
     for (const i of members) {
@@ -54,10 +91,9 @@ export function clusterProjects(snapshot: Snapshot, matches: Int32Array, zoom: n
       const lng = longitude[i];
       const { x, y } = tileOf(lng, lat, gridZoom);
       const tile = `${gridZoom}/${x}/${y}`;
-      const cents = minBaseCents[i];
       const cell = cells.get(tile);
       if (!cell) {
-        cells.set(tile, { count: 1, sumLat: lat, sumLng: lng, west: lng, south: lat, east: lng, north: lat, minCents: cents, only: i });
+        cells.set(tile, { count: 1, sumLat: lat, sumLng: lng, west: lng, south: lat, east: lng, north: lat, cheapest: priced(i) ? i : -1, only: i });
         continue;
       }
       cell.count++;
@@ -67,8 +103,7 @@ export function clusterProjects(snapshot: Snapshot, matches: Int32Array, zoom: n
       cell.east = Math.max(cell.east, lng);
       cell.south = Math.min(cell.south, lat);
       cell.north = Math.max(cell.north, lat);
-      // NaN (no priced unit) never wins against a price.
-      if (Number.isNaN(cell.minCents) || cents < cell.minCents) cell.minCents = cents;
+      if (priced(i) && (cell.cheapest < 0 || rank[i] < rank[cell.cheapest])) cell.cheapest = i;
       cell.only = -1;
     }
     if (cells.size <= maxClusters || gridZoom === 0) {
@@ -77,7 +112,7 @@ export function clusterProjects(snapshot: Snapshot, matches: Int32Array, zoom: n
         count: cell.count,
         centroid: { lat: cell.sumLat / cell.count, lng: cell.sumLng / cell.count },
         bounds: { west: cell.west, south: cell.south, east: cell.east, north: cell.north },
-        price_from: Number.isNaN(cell.minCents) ? null : pricing.keyCents(cell.minCents) / 100,
+        ...priceOf(cell.cheapest),
         only: cell.only,
       }));
       // Largest first; ties by tile, so the order is stable.

@@ -5457,6 +5457,7 @@ export interface operations {
                      *               "north": 25.1196
                      *             },
                      *             "price_from": 1103560,
+                     *             "currency": "AED",
                      *             "project": null
                      *           },
                      *           {
@@ -5473,6 +5474,7 @@ export interface operations {
                      *               "north": 25.1972
                      *             },
                      *             "price_from": 2450000,
+                     *             "currency": "AED",
                      *             "project": {
                      *               "id": 42,
                      *               "name": "Marina Crest Residences",
@@ -5521,8 +5523,10 @@ export interface operations {
                                     /** @description Northmost latitude. */
                                     north: number;
                                 };
-                                /** @description The lowest `price_from` of its projects, in the key’s prices (as GET /projects shows them); null when none has a priced unit. */
+                                /** @description The lowest `price_from` of its projects by value (as `sort=price_from` compares them: in AED at the catalogue’s rates, a currency without a rate counting as no price), shown as GET /projects shows that project: in the key’s prices, in its own currency or, with `currency=`, in the one asked for; null when none has a priced unit. */
                                 price_from: number | null;
+                                /** @description The currency of `price_from` (projects of a cluster may be priced in several); null with it. */
+                                currency: string | null;
                                 /** @description A cluster of one names its project (as GET /projects/list does); null otherwise. */
                                 project: {
                                     /** @description Project id. */

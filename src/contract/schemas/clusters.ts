@@ -39,8 +39,12 @@ export const ProjectCluster = Type.Object(
       { description: 'The bounding box of the projects\u2019 coordinates: where to zoom on a click (a point for a cluster of one).' },
     ),
     price_from: Type.Union([Type.Number(), Type.Null()], {
-      description: 'The lowest `price_from` of its projects, in the key\u2019s prices (as GET /projects shows them); null when none has a priced unit.',
+      description:
+        'The lowest `price_from` of its projects by value (as `sort=price_from` compares them: in AED at the catalogue\u2019s rates, a ' +
+        'currency without a rate counting as no price), shown as GET /projects shows that project: in the key\u2019s prices, in its own ' +
+        'currency or, with `currency=`, in the one asked for; null when none has a priced unit.',
     }),
+    currency: Type.Union([Type.String(), Type.Null()], { description: 'The currency of `price_from` (projects of a cluster may be priced in several); null with it.' }),
     project: Type.Union([FlatProject, Type.Null()], { description: 'A cluster of one names its project (as GET /projects/list does); null otherwise.' }),
   },
   { description: 'Projects that fall in one grid tile.' },

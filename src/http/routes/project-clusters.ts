@@ -5,6 +5,8 @@ import { clusterProjects } from '../../search/clusters.js';
 import { matchProjects } from '../../search/find-projects.js';
 import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { displayPrices } from '../../search/display-prices.js';
+import { displayCurrencyOf } from '../display-currency.js';
 import type { AppDeps } from '../deps.js';
 
 export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { config, search }) => {
@@ -28,8 +30,11 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
       // The search of GET /projects (its default order, so its result cache is shared with the list).
       const page = parseProjectsQuery(filters);
       const snapshot = await search.latest();
-      const found = matchProjects(snapshot, request.auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, keyPricing(request.auth.price_vector));
+      const display = displayCurrencyOf(filters.currency, snapshot.rates);
+      const scope = display ? { ...request.auth, display } : request.auth;
+      const found = matchProjects(snapshot, scope, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+      const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
+      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, keyPricing(request.auth.price_vector), prices);
       const { flatItem } = snapshot.projects;
       return ok({
         total: found.order.length,
