@@ -19,6 +19,7 @@ import type {
   ProjectFeaturesQuery,
   ProjectListItem,
   ProjectsPage,
+  CurrencyRate,
   ClustersQuery,
   ProjectClusters,
   ProjectsSearchBody,
@@ -117,6 +118,11 @@ export class CatalogueClient {
   /** GET /development-statuses: the names of development statuses 0 to 3 (the filter takes 1 to 3). */
   listDevelopmentStatuses(): Promise<DevelopmentStatus[]> {
     return unwrap(this.raw.GET('/development-statuses'));
+  }
+
+  /** GET /currencies: AED and every currency with a rate (what `currency=` accepts), with AED per unit and `as_of`. */
+  async listCurrencies(): Promise<CurrencyRate[]> {
+    return (await unwrap(this.raw.GET('/currencies'))).items;
   }
 
   /** GET /projects: one page of the search, with the total number of matches. */

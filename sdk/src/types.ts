@@ -21,6 +21,8 @@ export type UnitTag = ResponseData<'listUnitTags'>[number];
 export type ProjectFeatures = ResponseData<'listProjectFeatures'>;
 export type ProjectType = ResponseData<'listProjectTypes'>[number];
 export type DevelopmentStatus = ResponseData<'listDevelopmentStatuses'>[number];
+/** A currency with its rate: AED per one unit and when the rate was taken. */
+export type CurrencyRate = ResponseData<'listCurrencies'>['items'][number];
 export type ProjectFeaturesQuery = QueryOf<'listProjectFeatures'>;
 export type ProjectsQuery = QueryOf<'listProjects'>;
 export type ProjectsPage = ResponseData<'listProjects'>;
