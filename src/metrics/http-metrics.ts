@@ -1,9 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { httpRequestDuration, httpRequestsByKey, httpRequestsInFlight, registry, statusClass } from './instruments.js';
+import { httpRequestDuration, httpRequestsByKey, registry, requestsInFlight, statusClass } from './instruments.js';
 
 /** The route template of a request ("/projects/:id"), or "unmatched" for a path no route serves (its 404). */
 export function routeTemplate(request: FastifyRequest): string {
   return request.routeOptions.url ?? 'unmatched';
+}
+
+function answered(): void {
+  requestsInFlight.count -= 1;
 }
 
 /**
@@ -14,14 +18,15 @@ export function routeTemplate(request: FastifyRequest): string {
 export function instrumentRequests(app: FastifyInstance, options: { perKey: boolean }): void {
   if (options.perKey && !registry.getSingleMetric('catalogue_http_requests_by_key_total')) registry.registerMetric(httpRequestsByKey);
   app.addHook('onRequest', (request, reply, done) => {
-    httpRequestsInFlight.inc();
-    // On the socket's close rather than onResponse: a request whose client went away counts down too.
-    reply.raw.once('close', () => httpRequestsInFlight.dec());
+    requestsInFlight.count += 1;
+    // On the response's close rather than onResponse: a request whose client went away counts down too
+    // ('close' is emitted once per response; one shared listener, no closure per request).
+    reply.raw.on('close', answered);
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
     const status = statusClass(reply.statusCode);
-    httpRequestDuration.observe({ route: routeTemplate(request), method: request.method, status_class: status }, reply.elapsedTime / 1000);
+    httpRequestDuration.observeRequest(routeTemplate(request), request.method, status, reply.elapsedTime / 1000);
     const keyId = (request as { auth?: { id?: number } | null }).auth?.id;
     if (options.perKey && keyId !== undefined) httpRequestsByKey.inc({ key_id: String(keyId), status_class: status });
     done();

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RequestHistogram } from './request-histogram.js';
 
 /*
  * Every metric this service exports is defined here, in one registry of the process, so that names,
@@ -22,7 +23,7 @@ collectDefaultMetrics({ register: registry });
 /** Seconds, from 1 ms to 10 s: reads answer in milliseconds, applications and searches on L in tens. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const httpRequestDuration = new Histogram({
+export const httpRequestDuration = new RequestHistogram({
   name: 'catalogue_http_request_duration_seconds',
   help: 'Time from the request arriving to the response sent, by route template (e.g. /projects/:id; "unmatched" for 404s of unknown paths), method and status class (2xx, 3xx, 4xx, 5xx).',
   labelNames: ['route', 'method', 'status_class'] as const,
@@ -30,10 +31,16 @@ export const httpRequestDuration = new Histogram({
   registers: [registry],
 });
 
+/** Requests received and not yet answered, counted by the request hooks (src/metrics/http-metrics.ts) in a plain number read when scraped. */
+export const requestsInFlight = { count: 0 };
+
 export const httpRequestsInFlight = new Gauge({
   name: 'catalogue_http_requests_in_flight',
   help: 'Requests received and not yet answered.',
   registers: [registry],
+  collect() {
+    this.set(requestsInFlight.count);
+  },
 });
 
 /** Only registered with METRICS_PER_KEY=true: one series per API key id, so its cardinality grows with the keys. */
