@@ -36,7 +36,7 @@ import { ErrorEnvelope } from '../contract/schemas/envelope.js';
 import { describeEveryValidationError, describeValidationError, validatorCompiler } from './validation.js';
 import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
 import { RequestLog, traceRequests } from './request-log.js';
-import { instrumentRequests } from '../metrics/http-metrics.js';
+import { countRequestsInFlight, requestObserver } from '../metrics/http-metrics.js';
 import { queryErrors } from '../metrics/instruments.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { toErrorResponse } from './error-response.js';
@@ -94,7 +94,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // Fastify's bare 503: the drain (src/server.ts) already told the load balancer to stop sending.
     return503OnClosing: false,
     // One line per request (request-log.ts), instead of Fastify's two with every header.
-    logController: new RequestLog(),
+    logController: new RequestLog(options.requestMetrics && requestObserver(options.requestMetrics)),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -122,7 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.addSchema(ErrorEnvelope);
 
   traceRequests(app);
-  if (options.requestMetrics) instrumentRequests(app, options.requestMetrics);
+  if (options.requestMetrics) countRequestsInFlight(app);
   const lifecycle = options.lifecycle ?? { draining: false };
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');

@@ -1,6 +1,6 @@
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { describeServedBy, resumeServedBy, trackServedBy, type ServerRole } from '../db/served-by.js';
-import { routeTemplate } from '../metrics/http-metrics.js';
+import { routeTemplate, type RequestObserver } from '../metrics/http-metrics.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,6 +24,11 @@ declare module 'fastify' {
  * The probes (/health/live, /health/ready) come every few seconds: their lines are at `debug`.
  */
 export class RequestLog extends LogController {
+  /** The request metrics (src/metrics/http-metrics.ts), when the metrics listener is on. */
+  constructor(private readonly observe?: RequestObserver) {
+    super();
+  }
+
   override incomingRequest(request: FastifyRequest): void {
     request.log.debug({ req: request }, 'incoming request');
   }
@@ -43,6 +48,7 @@ export class RequestLog extends LogController {
       },
       'request',
     );
+    this.observe?.(request, reply);
   }
 }
 
