@@ -238,6 +238,42 @@ describe.each(drivers)('webhooks (%s)', (driver) => {
     await expect.poll(async () => (await listDeliveries(t.db, created.endpoint.id, {})).map((d) => d.state), { timeout: 10_000 }).toEqual(['delivered', 'delivered', 'delivered']);
   });
 
+  it('while an endpoint does not answer, its other deliveries wait for one probe, and all go once a probe is answered', async () => {
+    const down = await startReceiver();
+    const url = down.url('/probed');
+    await down.close();
+    const created = await createEndpoint(t.db, { keyId, url, eventTypes: ['unit.changed'] });
+    endpoints.push(created.endpoint.id);
+    // 40 deliveries due at once (the worker claims 16 at a time): the first claims are refused.
+    const pingBody = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: { endpoint_id: created.endpoint.id, message: 'ping from the Catalogue API' } });
+    await sql`
+      WITH m AS (
+        INSERT INTO webhook_messages (id, endpoint_id, event_type, body)
+        SELECT 'msg_probe_' || n, ${created.endpoint.id}, 'ping', ${pingBody} FROM generate_series(1, 40) n
+        RETURNING id, endpoint_id
+      )
+      INSERT INTO webhook_deliveries (message_id, endpoint_id, next_attempt_at) SELECT id, endpoint_id, now() FROM m`.execute(t.db);
+    worker.wake();
+    const deliveries = () =>
+      t.db.selectFrom('webhook_deliveries').select(['id', 'attempts', 'state', 'waits_for_probe']).where('endpoint_id', '=', created.endpoint.id).execute();
+    await expect.poll(async () => (await deliveries()).filter((d) => d.attempts > 0).length).toBeGreaterThan(0);
+    // Refused for a while: the probes retry (every 40 ms and more), the rest are never attempted.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const whileDown = await deliveries();
+    const waiting = whileDown.filter((d) => d.attempts === 0);
+    expect(waiting.length).toBeGreaterThanOrEqual(40 - 16);
+    expect(waiting.every((d) => d.waits_for_probe !== null)).toBe(true);
+    expect(Math.max(...whileDown.map((d) => d.attempts))).toBeGreaterThan(1);
+    // The endpoint answers again (here at another port): the next probe's 2xx releases the others at
+    // once (without the release they would wait for their hold, past the 5.8 s lease of this worker).
+    await updateEndpoint(t.db, created.endpoint.id, { url: receiver.url('/probed') });
+    await expect.poll(async () => (await deliveries()).filter((d) => d.state === 'delivered').length, { timeout: 5_000 }).toBe(40);
+    const after = await deliveries();
+    expect(after.filter((d) => waiting.some((w) => w.id === d.id)).every((d) => d.attempts === 1)).toBe(true);
+    expect(after.every((d) => d.waits_for_probe === null || d.state === 'delivered')).toBe(true);
+    expect(new Set(receiver.received.filter((r) => r.path === '/probed').map((r) => r.headers['webhook-id'])).size).toBe(40);
+  }, 30_000);
+
   it('signs with both secrets for 24 h after a rotation', async () => {
     const { endpoint: e, secret: old } = await endpoint('/rotate', ['unit.changed']);
     const rotated = await rotateSecret(t.db, e.id);

@@ -13,6 +13,7 @@ import * as webhooks from './migrations/0012_webhooks.js';
 // Numbered after 0012: it was written before 0011 and 0012 but landed after them, and databases migrated
 // meanwhile hold 0011 and 0012 (Kysely refuses a migration inserted before executed ones).
 import * as currencyRates from './migrations/0013_currency_rates.js';
+import * as webhookProbes from './migrations/0014_webhook_probes.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011_code_names': codeNames,
   '0012_webhooks': webhooks,
   '0013_currency_rates': currencyRates,
+  '0014_webhook_probes': webhookProbes,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

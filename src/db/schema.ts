@@ -484,6 +484,8 @@ export interface WebhookDeliveriesTable {
   last_error: string | null;
   created_at: Timestamp;
   completed_at: NullableTimestamp;
+  /** The delivery probing the endpoint while it does not answer; this one waits for it (migration 0014). */
+  waits_for_probe: number | null;
 }
 
 /** A unit's price, status and listing before the transaction `version` changed them (units' triggers). */

@@ -10,6 +10,14 @@ import { newMessageId } from '../webhooks/signing.js';
  * delivery becomes due again when the lease ends and another process (or this one restarted)
  * delivers it: at least once. An outcome is written only by the claim that made the attempt
  * (`attempts` matches), except a success, which always counts.
+ *
+ * An endpoint that does not answer (connection refused, timeout) is probed by one delivery at a time:
+ * the unanswered attempt moves the endpoint's other pending deliveries past its own next attempt (by
+ * a lease, so that the probe's outcome is known first) and marks them as waiting for it; when a
+ * probe is answered 2xx, they fall due at once. Without this, every pending delivery of a down
+ * endpoint was tried on its own schedule: with 10,000 pending, tens of claims, refused connections and
+ * outcome writes a second, a measurable share of the reads' throughput (docs/performance.md). An
+ * endpoint that answers with an error status is not held: the error may belong to one message only.
  */
 
 export interface ClaimedDelivery {
@@ -24,6 +32,8 @@ export interface ClaimedDelivery {
   url: string;
   /** Current secret first; the previous one while its 24 h last. */
   secrets: string[];
+  /** Its previous attempt got no answer: a success now ends the endpoint's hold. */
+  probing: boolean;
 }
 
 interface ClaimRow extends Omit<ClaimedDelivery, 'secrets'> {
@@ -39,6 +49,7 @@ const toClaimed = ({ secret, previous_secret, ...row }: ClaimRow): ClaimedDelive
 });
 
 const claimedColumns = sql`c.id, c.message_id, c.endpoint_id, m.event_type, c.attempts, extract(epoch FROM now() - c.created_at) * 1000 AS age_ms, m.body, e.url, e.secret,
+       (c.last_status IS NULL AND c.last_error IS NOT NULL) AS probing,
        CASE WHEN e.previous_secret_until > now() THEN e.previous_secret END AS previous_secret`;
 
 /** Claims up to `limit` due deliveries of enabled endpoints for `leaseMs`. */
@@ -83,28 +94,60 @@ export async function queueClaimedPing(db: Kysely<DB>, endpointId: number, lease
 
 export type AttemptRecord =
   | { kind: 'delivered'; status: number }
-  | { kind: 'retry'; status: number | null; error: string | null; delayMs: number }
+  /** With `holdOthersMs` (no answer): the endpoint's other pending deliveries wait that long for this one's next attempt. */
+  | { kind: 'retry'; status: number | null; error: string | null; delayMs: number; holdOthersMs?: number }
   /** Given up (410, or retried for the whole window): the delivery fails and the endpoint is disabled. */
   | { kind: 'failed'; status: number | null; error: string | null; disableReason: string };
 
-export async function recordAttempt(db: Kysely<DB>, delivery: Pick<ClaimedDelivery, 'id' | 'attempts' | 'endpoint_id'>, outcome: AttemptRecord): Promise<void> {
+export async function recordAttempt(
+  db: Kysely<DB>,
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempts' | 'endpoint_id' | 'probing'>,
+  outcome: AttemptRecord,
+): Promise<void> {
   if (outcome.kind === 'delivered') {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ state: 'delivered', completed_at: sql`now()`, last_status: outcome.status, last_error: null })
-      .where('id', '=', delivery.id)
-      .where('state', '=', 'pending')
-      .execute();
+    // A probe answered: the deliveries waiting for it fall due now. Rows another statement holds are
+    // skipped, never waited for: probes' holds lock many rows at once, and waiting could deadlock.
+    await sql`
+      WITH done AS (
+        UPDATE webhook_deliveries SET state = 'delivered', completed_at = now(), last_status = ${outcome.status}, last_error = NULL
+         WHERE id = ${delivery.id} AND state = 'pending'
+        RETURNING endpoint_id
+      ), released AS (
+        SELECT d.id FROM webhook_deliveries d JOIN done ON d.endpoint_id = done.endpoint_id
+         WHERE ${delivery.probing} AND d.state = 'pending' AND d.waits_for_probe IS NOT NULL
+           FOR UPDATE OF d SKIP LOCKED
+      )
+      UPDATE webhook_deliveries d SET next_attempt_at = now(), waits_for_probe = NULL FROM released WHERE d.id = released.id`.execute(db);
     return;
   }
   if (outcome.kind === 'retry') {
-    await db
-      .updateTable('webhook_deliveries')
-      .where('id', '=', delivery.id)
-      .where('attempts', '=', delivery.attempts)
-      .where('state', '=', 'pending')
-      .set({ last_status: outcome.status, last_error: outcome.error, next_attempt_at: sql`now() + ${Math.round(outcome.delayMs)}::int * interval '1 millisecond'` })
-      .execute();
+    const delay = sql`${Math.round(outcome.delayMs)}::int * interval '1 millisecond'`;
+    if (outcome.holdOthersMs === undefined) {
+      await db
+        .updateTable('webhook_deliveries')
+        .where('id', '=', delivery.id)
+        .where('attempts', '=', delivery.attempts)
+        .where('state', '=', 'pending')
+        .set({ last_status: outcome.status, last_error: outcome.error, next_attempt_at: sql`now() + ${delay}`, waits_for_probe: null })
+        .execute();
+      return;
+    }
+    // No answer: this delivery probes the endpoint; its other pending deliveries due before the
+    // probe's outcome is known wait for it (those due later keep their time). Rows locked by another
+    // statement (another probe's hold, an outcome being written) are skipped, never waited for: the
+    // concurrent probes of one endpoint each hold many rows, and waiting for each other deadlocked.
+    const holdUntil = sql`now() + ${Math.round(outcome.holdOthersMs)}::int * interval '1 millisecond'`;
+    await sql`
+      WITH probe AS (
+        UPDATE webhook_deliveries SET last_status = ${outcome.status}, last_error = ${outcome.error}, next_attempt_at = now() + ${delay}, waits_for_probe = NULL
+         WHERE id = ${delivery.id} AND attempts = ${delivery.attempts} AND state = 'pending'
+        RETURNING id, endpoint_id
+      ), held AS (
+        SELECT d.id FROM webhook_deliveries d JOIN probe ON d.endpoint_id = probe.endpoint_id
+         WHERE d.state = 'pending' AND d.id <> probe.id AND d.next_attempt_at < ${holdUntil}
+           FOR UPDATE OF d SKIP LOCKED
+      )
+      UPDATE webhook_deliveries d SET next_attempt_at = ${holdUntil}, waits_for_probe = probe.id FROM held, probe WHERE d.id = held.id`.execute(db);
     return;
   }
   await db.transaction().execute(async (trx) => {

@@ -54,13 +54,13 @@ const outcomeWrites = (database: Database) => Math.max(1, Math.floor(database.po
 export async function attemptDelivery(database: Database, delivery: ClaimedDelivery, options: DeliveryOptions, writes?: WriteSlots): Promise<PostResult & { record: AttemptRecord }> {
   const headers = signMessage(delivery.message_id, delivery.body, delivery.secrets);
   const result = await postWebhook(delivery.url, { ...headers }, delivery.body, options);
-  const record = attemptRecord(result, delivery, options.retry);
+  const record = attemptRecord(result, delivery, options.retry, leaseMs(options.timeoutMs));
   const write = () => recordAttempt(database.primary, delivery, record);
   await (writes ? writes.run(write) : write());
   return { ...result, record };
 }
 
-function attemptRecord(result: PostResult, delivery: ClaimedDelivery, policy: RetryPolicy): AttemptRecord {
+function attemptRecord(result: PostResult, delivery: ClaimedDelivery, policy: RetryPolicy, lease: number): AttemptRecord {
   const next = afterAttempt(result.status, delivery.attempts, delivery.age_ms + result.ms, policy);
   const status = result.status ?? null;
   const error = result.error ?? (result.status === undefined ? null : `HTTP ${result.status}`);
@@ -69,6 +69,9 @@ function attemptRecord(result: PostResult, delivery: ClaimedDelivery, policy: Re
     case 'delivered':
       return { kind: 'delivered', status: result.status! };
     case 'failed':
+      // No answer at all: the endpoint is down or hanging, and this delivery probes it for the others
+      // (src/queries/webhook-deliveries.ts); they wait until a lease past its next attempt.
+      if (result.status === undefined) return { kind: 'retry', status, error, delayMs: next.delayMs, holdOthersMs: next.delayMs + lease };
       return { kind: 'retry', status, error, delayMs: next.delayMs };
     case 'gone':
       return { kind: 'failed', status, error, disableReason: `the endpoint answered 410 Gone at ${at} (delivery ${delivery.id})` };
