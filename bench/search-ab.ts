@@ -47,7 +47,7 @@ type Loaded = {
 
 async function load(side: Side): Promise<Loaded> {
   const from = (path: string) => import(pathToFileURL(`${side.root}/src/${path}`).href);
-  const [database, searchModel, links, apiKeys, apiKey, filters, schemas, find, value] = await Promise.all([
+  const [database, searchModel, links, apiKeys, apiKey, domainFilters, schemas, find, value] = await Promise.all([
     from('db/database.ts'),
     from('search/search-model.ts'),
     from('contract/links.ts'),
@@ -58,6 +58,8 @@ async function load(side: Side): Promise<Loaded> {
     from('search/find-projects.ts'),
     import('@sinclair/typebox/value'),
   ]);
+  // parseProjectsQuery moved from the domain's rules to the contract (issue 21): either checkout's.
+  const filters = await from('contract/projects-query.ts').catch(() => domainFilters);
   let currency: { displayCurrency: (code: string) => unknown } | undefined;
   try {
     currency = await from('domain/currency.ts');
