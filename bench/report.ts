@@ -202,6 +202,24 @@ function searchTargets(result: DriverResult): Check[] {
   push('/projects typical currency=USD / without', '>= 90 %', usdShare === undefined ? undefined : { actual: `${(usdShare * 100).toFixed(1)} %`, pass: usdShare >= 0.9 });
   const list = find(result, 'projects-list');
   push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
+  checks.push(...mapTargets(result));
+  return checks;
+}
+
+/** Issue 24: clusters of all of Dubai at zoom 10, and viewport and polygon searches never cached. */
+function mapTargets(result: DriverResult): Check[] {
+  const { driver } = result;
+  const checks: Check[] = [];
+  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
+    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const atLeast = (scenario: ScenarioResult | undefined, minimum: number) =>
+    scenario && { actual: `${rps(scenario.load!.rps)}, p99 ${ms(p99(scenario))}`, pass: scenario.load!.rps >= minimum && p99(scenario) <= 30 };
+  const clusters = find(result, 'clusters-dubai');
+  push('clusters zoom 10 (cached) req/s, p99', '>= 5000 req/s, <= 30 ms', atLeast(clusters, 5000));
+  push('clusters zoom 10 (never cached) req/s, p99', '>= 2000 req/s, <= 30 ms', atLeast(find(result, 'clusters-dubai-uncached'), 2000));
+  push('clusters answer size', '<= 20 KB', clusters && { actual: `${clusters.bytes} B`, pass: clusters.bytes <= 20_000 });
+  push('bbox search (never cached) req/s, p99', '>= 2000 req/s, <= 30 ms', atLeast(find(result, 'projects-bbox-uncached'), 2000));
+  push('50-vertex polygon search (never cached) req/s, p99', '>= 2000 req/s, <= 30 ms', atLeast(find(result, 'projects-polygon-uncached'), 2000));
   return checks;
 }
 

@@ -34,6 +34,10 @@ export const SCENARIO_NAMES = [
   'projects-unit-tags-uncached',
   'projects-worst-uncached',
   'projects-facets-uncached',
+  'projects-bbox-uncached',
+  'projects-polygon-uncached',
+  'clusters-dubai',
+  'clusters-dubai-uncached',
   'project-detail',
   'unit-detail',
   'projects-list',
@@ -54,6 +58,32 @@ export const TYPICAL_USD_QUERY = 'bedrooms=2&price_max=816882&near_transport=tru
 /** The typical search with the counts a filter panel shows. */
 export const FACETS_QUERY = `${TYPICAL_QUERY}&facets=bedrooms,statuses,development_status,developer,unit_types,area`;
 
+/*
+ * Map search (issue 24). Clusters of all of Dubai at zoom 10 with the typical filters (target: >= 5,000
+ * req/s cached, >= 2,000 never cached, p99 <= 30 ms, <= 200 clusters, <= 20 KB). A viewport of about
+ * 12 x 11 km and a concave 50-vertex star of about the same size around the geo scenario's centre,
+ * with the typical filters (target: >= 2,000 req/s never cached, p99 <= 30 ms).
+ */
+export const DUBAI_BBOX = '54.9,24.75,55.65,25.4';
+export const CLUSTERS_QUERY = `zoom=10&bbox=${DUBAI_BBOX}&${TYPICAL_QUERY}`;
+
+export function viewportAround(lat: number, lng: number): string {
+  const round = (value: number) => Math.round(value * 1e5) / 1e5;
+  return [lng - 0.06, lat - 0.05, lng + 0.06, lat + 0.05].map(round).join(',');
+}
+
+/** A star of `vertices` points (alternately 0.06 and 0.035 degrees from the centre): concave, simple. */
+export function starAround(lat: number, lng: number, vertices = 50): string {
+  const round = (value: number) => Math.round(value * 1e5) / 1e5;
+  const points: number[] = [];
+  for (let k = 0; k < vertices; k++) {
+    const angle = (2 * Math.PI * k) / vertices;
+    const radius = k % 2 === 0 ? 0.06 : 0.035;
+    points.push(round(lng + radius * Math.cos(angle)), round(lat + radius * Math.sin(angle)));
+  }
+  return points.join(',');
+}
+
 function rotate<T>(items: readonly T[]): () => T {
   let next = 0;
   return () => items[next++ % items.length];
@@ -64,13 +94,13 @@ function rotate<T>(items: readonly T[]): () => T {
  * result cache (src/search/result-cache.ts) has not seen, so each request pays the full pass, as the
  * first visitor of a search does. The answer barely moves (a few dirhams on a bound of millions).
  */
-function neverSeenBefore(query: string): () => string {
+function neverSeenBefore(query: string, path = '/projects'): () => string {
   let step = 0;
   return () => {
     const params = new URLSearchParams(query);
     const max = Number(params.get('price_max') ?? 50_000_000);
     params.set('price_max', String(max + ++step));
-    return `/projects?${params.toString().replace(/%2C/g, ',')}`;
+    return `${path}?${params.toString().replace(/%2C/g, ',')}`;
   };
 }
 
@@ -90,6 +120,12 @@ function nonEmptyToolResult(body: unknown): string | undefined {
   const result = (body as { result?: { isError?: boolean; structuredContent?: { total?: number; items?: unknown[] } } }).result;
   if (!result || result.isError) return `not a tool result: ${JSON.stringify(body).slice(0, 200)}`;
   if (!result.structuredContent?.items?.length) return 'empty page: the scenario does not exercise the item building';
+  return undefined;
+}
+
+function someClusters(body: unknown): string | undefined {
+  const data = (body as { data?: { total?: number; clusters?: unknown[] } }).data;
+  if (!data?.clusters?.length) return `no cluster (total ${data?.total ?? '?'}): the scenario does not exercise the grid`;
   return undefined;
 }
 
@@ -144,6 +180,35 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
       writes: false,
       inspect: nonEmptyPage,
     })),
+    ...(
+      [
+        ['projects-bbox-uncached', `bbox=${viewportAround(geo.lat, geo.lng)}&${TYPICAL_QUERY}`, '/projects?bbox=<12 x 11 km>&<typical>'],
+        ['projects-polygon-uncached', `polygon=${starAround(geo.lat, geo.lng)}&${TYPICAL_QUERY}`, '/projects?polygon=<50-vertex star>&<typical>'],
+      ] as const
+    ).map(([name, query, label]): Scenario => ({
+      name,
+      label: `${label}, price_max +1 per request (never cached)`,
+      request: get(neverSeenBefore(query)),
+      rotating: true,
+      writes: false,
+      inspect: nonEmptyPage,
+    })),
+    {
+      name: 'clusters-dubai',
+      label: `/projects/clusters?${CLUSTERS_QUERY}`,
+      request: get(`/projects/clusters?${CLUSTERS_QUERY}`),
+      rotating: false,
+      writes: false,
+      inspect: someClusters,
+    },
+    {
+      name: 'clusters-dubai-uncached',
+      label: '/projects/clusters (all of Dubai, zoom 10, typical), price_max +1 per request (never cached)',
+      request: get(neverSeenBefore(CLUSTERS_QUERY, '/projects/clusters')),
+      rotating: true,
+      writes: false,
+      inspect: someClusters,
+    },
     {
       name: 'project-detail',
       label: `/projects/{id} (${fixtures.projectIds.length} ids)`,
