@@ -283,3 +283,17 @@ describe.skipIf(!serverUrl)('PostgreSQL faults through a TCP proxy', () => {
     expect(await counts()).toEqual(committed);
   });
 });
+
+describe.skipIf(!serverUrl)('PostgreSQL query timeout', () => {
+  it('fails a query the server leaves unanswered past queryTimeoutMs, and sets no limit with null (the CLI\u2019s imports)', async () => {
+    const limited = await openDatabase({ databaseUrl: serverUrl, poolSize: 1, queryTimeoutMs: 100 });
+    const unlimited = await openDatabase({ databaseUrl: serverUrl, poolSize: 1, queryTimeoutMs: null });
+    try {
+      await expect(sql`SELECT pg_sleep(0.4)`.execute(limited.db)).rejects.toThrow(/timeout/i);
+      await expect(sql`SELECT pg_sleep(0.4)`.execute(unlimited.db)).resolves.toBeDefined();
+    } finally {
+      await limited.close();
+      await unlimited.close();
+    }
+  });
+});

@@ -37,7 +37,8 @@ const directContext: CliContext = {
   cwd: process.cwd(),
   async withDatabase(work) {
     const cfg = config();
-    const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    // Administration, not requests: an import of a large catalogue may run queries of minutes.
+    const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, queryTimeoutMs: null });
     try {
       await migrateToLatest(database.db);
       return await work(database);

@@ -64,7 +64,16 @@ export interface DatabaseOptions {
   readMaxLagS?: number;
   /** PGlite only: the engine failed, cannot be reopened yet, or is reopened (for the log). */
   onEngineEvent?: (event: EngineEvent) => void;
+  /**
+   * PostgreSQL only: how long a query may go unanswered before the client gives up (default
+   * QUERY_TIMEOUT_MS, for the service's requests); null: no limit, for the CLI's imports, whose
+   * facility-link rebuild of a large catalogue takes longer (20,000 projects: over 30 s).
+   */
+  queryTimeoutMs?: number | null;
 }
+
+/** A query of the service unanswered for this long fails (503) rather than holding its request. */
+export const QUERY_TIMEOUT_MS = 30_000;
 
 /** How long a request may wait for a PostgreSQL connection (new or from the pool). */
 export const CONNECT_TIMEOUT_MS = 3_000;
@@ -74,15 +83,18 @@ export const PING_TIMEOUT_MS = 2_000;
 export const PROBE_APPLICATION_NAME = 'catalogue-probe';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.readUrls ?? [], options.readMaxLagS ?? DEFAULT_READ_MAX_LAG_S);
+  if (options.databaseUrl) {
+    const queryTimeoutMs = options.queryTimeoutMs === undefined ? QUERY_TIMEOUT_MS : (options.queryTimeoutMs ?? undefined);
+    return openPostgres(options.databaseUrl, options.poolSize ?? 10, options.readUrls ?? [], options.readMaxLagS ?? DEFAULT_READ_MAX_LAG_S, queryTimeoutMs);
+  }
   return openPglite(options.dataDir ?? './data', options.loadDataDir, options.onEngineEvent);
 }
 
 /** Default bound of a replica's lag (DATABASE_READ_MAX_LAG_S). */
 export const DEFAULT_READ_MAX_LAG_S = 5;
 
-async function openPostgres(connectionString: string, max: number, readUrls: string[], readMaxLagS: number): Promise<Database> {
-  const pool = createPool(connectionString, max, 'primary');
+async function openPostgres(connectionString: string, max: number, readUrls: string[], readMaxLagS: number, queryTimeoutMs: number | undefined): Promise<Database> {
+  const pool = createPool(connectionString, max, 'primary', queryTimeoutMs);
   const primary = new Kysely<DB>({ dialect: dialectFor(pool) });
   /*
    * The probes' own connection to the primary, outside the request pool: under load the pool's
@@ -97,7 +109,7 @@ async function openPostgres(connectionString: string, max: number, readUrls: str
   probePool.on('connect', (client) => client.on('error', () => {}));
   const probe = new Kysely<DB>({ dialect: new PostgresDialect({ pool: probePool }) });
   // Each replica gets a pool of the same size: a replica takes the reads a primary would otherwise serve.
-  const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max, 'replica') }));
+  const replicaPools = readUrls.map((url) => ({ name: serverName(url), pool: createPool(url, max, 'replica', queryTimeoutMs) }));
   const base = {
     primary,
     driver: 'postgres' as const,
@@ -154,7 +166,7 @@ function serverName(url: string): string {
   return `${parsed.hostname}:${parsed.port || '5432'}${parsed.pathname}`;
 }
 
-function createPool(connectionString: string, max: number, role: ServerRole): pg.Pool {
+function createPool(connectionString: string, max: number, role: ServerRole, queryTimeoutMs: number | undefined): pg.Pool {
   const pool = new pg.Pool({
     connectionString,
     max,
@@ -162,7 +174,7 @@ function createPool(connectionString: string, max: number, role: ServerRole): pg
     // (or the pool exhausted for this long) a request fails within this time and is answered 503.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // Fail fast rather than queue forever when the server stops answering on an open connection.
-    query_timeout: 30_000,
+    query_timeout: queryTimeoutMs,
     // Detects a dead peer on idle pooled connections without waiting for the next query.
     keepAlive: true,
     types: {
