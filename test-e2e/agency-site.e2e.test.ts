@@ -218,12 +218,15 @@ describe.skipIf(!HAS_CHROMIUM)(`agency site in headless Chromium (needs ${CHROMI
     const axe = await readFile(AXE_SOURCE, 'utf8');
     const first = (await apiGet('/projects?limit=1&sort=-price_from')).data.items[0].id as number;
     const unit = ((await apiGet(`/projects/${first}`)).data.units as { id: number; status: number }[]).find((candidate) => candidate.status !== 5)!;
+    // The map page's clusters and land come after the page has loaded.
+    const mapReady = async (current: Page) => void (await current.waitForSelector('#map[data-state=ready][data-land=ready] .marker [data-count]', { state: 'attached' }));
     const pages: { name: string; path: string; before?: (page: Page) => Promise<void> }[] = [
       { name: 'search', path: '/' },
       { name: 'search-filtered', path: '/?bedrooms=2&sort=price_from' },
       { name: 'project', path: `/projects/${first}` },
-      // The map page's clusters come after the page has loaded.
-      { name: 'map', path: '/map?bedrooms=2', before: async (current) => void (await current.waitForSelector('#map[data-state=ready] .marker [data-count]')) },
+      { name: 'map', path: '/map?bedrooms=2', before: mapReady },
+      // Zoomed in on Dubai: the communities' names.
+      { name: 'map-area', path: '/map?bbox=55.10,25.03,55.30,25.15', before: mapReady },
       { name: 'apply', path: `/units/${unit.id}/apply` },
       {
         name: 'apply-errors',

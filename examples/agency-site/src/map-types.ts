@@ -50,5 +50,8 @@ export interface MapPageState {
   /** The area the list was searched in, if any: a viewport (`bbox=`) or a drawn shape (`polygon=`, `lng,lat,...`). */
   area: { bbox: string } | { polygon: string } | null;
   places: MapPlace[];
+  /** Tiles for the background; without them the page draws the land of `region` (GET /assets/land.json). */
   tiles: MapTiles | null;
+  /** How far the map may be moved: the region the site serves land for. */
+  region: Box;
 }

@@ -9,6 +9,7 @@ import { canApply } from './format.js';
 import { projectPage } from './pages/project.js';
 import { searchPage } from './pages/search.js';
 import { buildMapAssets, isMapAsset } from './map-assets.js';
+import { LAND_REGION } from './map-land.js';
 import { firstView, mapClusters, mapResults, readMapArea } from './map-search.js';
 import type { MapClusters, MapPlace, MapTiles } from './map-types.js';
 import { mapList, mapPage } from './pages/map.js';
@@ -97,7 +98,7 @@ export function createSiteHandler({ client, imageOrigins = [], map = {} }: SiteO
     const area = readMapArea(url.searchParams);
     const places = map.places ?? [];
     const developers = await client.listDevelopers();
-    const state = { filters: searchParams(form).toString(), area, places, tiles: map.tiles ?? null, view: null };
+    const state = { filters: searchParams(form).toString(), area, places, tiles: map.tiles ?? null, region: LAND_REGION, view: null };
     try {
       const [page, view] = await Promise.all([mapResults(client, form, area), firstView(client, form, area, places)]);
       send(response, 200, mapPage({ form, developers, area, page, state: { ...state, view } }), true);

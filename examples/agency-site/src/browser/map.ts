@@ -8,7 +8,8 @@ import type { Box, MapClusters, MapMarker, MapPageState, MapPlace } from '../map
  * area (GET /map/results, HTML rendered by the server). The search form's filters apply to both.
  *
  * The map has no tiles unless the site is given a tile server: the demo runs without the internet,
- * so its background is a faint grid and the demo's communities as labelled circles.
+ * so its background is the land of the region (Natural Earth, served by the site) and the demo's
+ * communities as labelled circles.
  */
 
 const MAX_ZOOM = 17;
@@ -39,26 +40,12 @@ const bboxField = byId<HTMLInputElement>('area-bbox');
 const polygonField = byId<HTMLInputElement>('area-polygon');
 byId('map').closest<HTMLElement>('.map-pane')!.hidden = false;
 
-const map = L.map(element, { minZoom: 4, maxZoom: MAX_ZOOM, attributionControl: state.tiles !== null, zoomSnap: 1 });
+const toBounds = ([west, south, east, north]: Box) => L.latLngBounds([south, west], [north, east]);
+const map = L.map(element, { minZoom: 7, maxZoom: MAX_ZOOM, maxBounds: toBounds(state.region), maxBoundsViscosity: 1, zoomSnap: 1 });
+map.attributionControl.setPrefix(false);
+if (!state.tiles) map.attributionControl.addAttribution('Coastline: Natural Earth (approximate)');
 
 // ---- background -------------------------------------------------------------------------------
-
-/** A faint line along each tile's top and left edge: the map visibly moves when panned, with nothing to download. */
-class Grid extends L.GridLayer {
-  override createTile(): HTMLElement {
-    const tile = document.createElement('canvas');
-    tile.width = tile.height = 256;
-    const context = tile.getContext('2d')!;
-    context.strokeStyle = 'rgba(31, 36, 48, 0.08)';
-    context.beginPath();
-    context.moveTo(0, 0.5);
-    context.lineTo(256, 0.5);
-    context.moveTo(0.5, 0);
-    context.lineTo(0.5, 256);
-    context.stroke();
-    return tile;
-  }
-}
 
 function label(text: string, className: string): L.DivIcon {
   const span = document.createElement('span');
@@ -82,15 +69,22 @@ function drawPlaces(places: MapPlace[]): void {
   }
 }
 
+/** The land of the region, under everything else; the map's own colour is the sea. */
+async function drawLand(): Promise<void> {
+  map.createPane('land').style.zIndex = '150';
+  const land = (await (await fetch('/assets/land.json')).json()) as GeoJSON.MultiPolygon;
+  L.geoJSON(land, { pane: 'land', interactive: false, style: { color: '#cdbf9f', weight: 1, fillColor: '#f4efe4', fillOpacity: 1 } }).addTo(map);
+  element.dataset.land = 'ready';
+}
+
 if (state.tiles) L.tileLayer(state.tiles.url, { attribution: state.tiles.attribution, maxZoom: MAX_ZOOM }).addTo(map);
-else new Grid().addTo(map);
+else void drawLand();
 drawPlaces(state.places);
 const showLabels = () => element.classList.toggle('zoomed-out', map.getZoom() < COMMUNITY_LABELS_FROM);
 map.on('zoomend', showLabels);
 
 // ---- geometry ---------------------------------------------------------------------------------
 
-const toBounds = ([west, south, east, north]: Box) => L.latLngBounds([south, west], [north, east]);
 const clamp = (value: number, limit: number) => Math.max(-limit, Math.min(limit, value));
 
 /** The viewport as `bbox=` takes it (degrees, 6 decimals, rounded outwards so nothing on screen is left out). */
@@ -224,9 +218,19 @@ async function loadClusters(): Promise<void> {
       layer.addTo(markers);
     }
     element.dataset.total = String(answer.total);
+    uncoverMarkers();
   }
   Object.assign(element.dataset, { bbox, zoom: String(zoom) });
   loaded(element);
+}
+
+/** A place or city name under a marker is hidden: the marker matters more, and the two would be unreadable. */
+function uncoverMarkers(): void {
+  const taken = Array.from(element.querySelectorAll('.marker [data-count]'), (marker) => marker.getBoundingClientRect());
+  for (const label of element.querySelectorAll<HTMLElement>('.place-label span, .city-label span')) {
+    const box = label.getBoundingClientRect();
+    label.classList.toggle('covered', taken.some((other) => box.left < other.right && other.left < box.right && box.top < other.bottom && other.top < box.bottom));
+  }
 }
 
 // ---- drawing a shape --------------------------------------------------------------------------

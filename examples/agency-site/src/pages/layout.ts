@@ -62,7 +62,7 @@ details.filters{margin:0 0 12px}details.filters>summary{cursor:pointer;font-weig
 .notice{background:#fff7e6;border:1px solid #e5c98f;padding:10px 14px;border-radius:8px}
 .map-layout{display:grid;gap:16px}.map-tools{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 8px;min-height:40px}
 button.secondary{background:#fff;color:#9b3d2e;box-shadow:inset 0 0 0 1px #9b3d2e}button:disabled{opacity:.6;cursor:not-allowed}.map-hint{font-size:13px;color:#444}
-.map-frame{position:relative}.map{height:min(62vh,560px);min-height:340px;border-radius:10px;box-shadow:0 1px 3px #0002;z-index:0}.leaflet-container.map{background:#ece7dc;font:inherit}
+.map-frame{position:relative}.map{height:min(62vh,560px);min-height:340px;border-radius:10px;box-shadow:0 1px 3px #0002;z-index:0}.leaflet-container.map{background:#cddfe8;font:inherit}
 .map.drawing,.map.drawing .leaflet-interactive{cursor:crosshair}.map.drawing .marker *{pointer-events:none}
 .search-area{position:absolute;top:12px;left:50%;transform:translateX(-50%);z-index:1000;border-radius:20px;box-shadow:0 2px 8px #0005;white-space:nowrap}
 .map-results{background:#fff;border-radius:10px;padding:4px 16px 8px;box-shadow:0 1px 3px #0002}.map-list h2{font-size:16px;margin:10px 0 6px}
@@ -78,7 +78,7 @@ button.secondary{background:#fff;color:#9b3d2e;box-shadow:inset 0 0 0 1px #9b3d2
 .leaflet-container a.pin{display:block;background:#fff;color:#1f2430;border:2px solid #9b3d2e;border-radius:14px;padding:2px 8px;font-size:12px;font-weight:700;text-decoration:none;box-shadow:0 1px 3px #0005}
 .leaflet-container a.pin:hover,.leaflet-container a.pin:focus-visible{background:#1f2430;color:#fff}.marker .cluster:hover strong{background:#7d2f23}
 .place-label span{font-size:11px;font-weight:700;color:#3e4a37;text-transform:uppercase;letter-spacing:.05em}.city-label span{transform:translate(-50%,-260%);font-size:15px;font-weight:700;color:#1f2430;text-transform:uppercase;letter-spacing:.14em}
-.map.zoomed-out .place-label,.map:not(.zoomed-out) .city-label{display:none}
+.map.zoomed-out .place-label,.map:not(.zoomed-out) .city-label{display:none}.place-label .covered,.city-label .covered{visibility:hidden}.map .leaflet-control-attribution{font-size:11px}
 ${Array.from({ length: 20 }, (_, i) => `.plan .w${(i + 1) * 5}{flex:${(i + 1) * 5}}`).join('')}
 @media (max-width:700px){main{padding:12px}.top{padding:12px}.offer dl{grid-template-columns:1fr}
 table.units,table.units tbody,table.units tr,table.units td{display:block;width:100%}table.units{background:none}table.units thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
