@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { html, htmlText } from '../examples/agency-site/src/html.js';
 import { boxAround, parseBox, parsePolygon } from '../examples/agency-site/src/map-geometry.js';
+import { clipRing } from '../examples/agency-site/src/map-land.js';
 import { mergeCloseClusters, readMapArea } from '../examples/agency-site/src/map-search.js';
 import { mapList } from '../examples/agency-site/src/pages/map.js';
 import { searchPage } from '../examples/agency-site/src/pages/search.js';
@@ -129,6 +130,25 @@ describe('the map page', () => {
     expect(text).toContain('<a href="/projects/7">Marina &lt;Walk&gt;</a>');
     expect(text).toContain('From AED');
     expect(htmlText(mapList({ area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
+  });
+
+  it('cuts the background\u2019s land to the region (Sutherland\u2013Hodgman): inside kept, outside dropped, crossings on the edge', () => {
+    const region: [number, number, number, number] = [0, 0, 10, 10];
+    expect(clipRing([[2, 2], [4, 2], [3, 4]], region)).toEqual([[2, 2], [4, 2], [3, 4]]);
+    expect(clipRing([[20, 20], [24, 20], [23, 24]], region)).toEqual([]);
+    // A square half out on the east: cut at longitude 10.
+    expect(clipRing([[5, 2], [15, 2], [15, 8], [5, 8]], region)).toEqual([[5, 2], [10, 2], [10, 8], [5, 8]]);
+    const point = fc.tuple(fc.double({ min: -20, max: 30, noNaN: true }), fc.double({ min: -20, max: 30, noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(point, { minLength: 3, maxLength: 12 }), (ring) => {
+        for (const [lng, lat] of clipRing(ring, region)) {
+          expect(lng).toBeGreaterThanOrEqual(-1e-9);
+          expect(lng).toBeLessThanOrEqual(10 + 1e-9);
+          expect(lat).toBeGreaterThanOrEqual(-1e-9);
+          expect(lat).toBeLessThanOrEqual(10 + 1e-9);
+        }
+      }),
+    );
   });
 
   type Cluster = ProjectClusters['clusters'][number];
