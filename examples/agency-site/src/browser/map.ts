@@ -25,12 +25,6 @@ function byId<T extends HTMLElement>(id: string): T {
 const element = byId<HTMLDivElement>('map');
 const state = JSON.parse(element.dataset.map ?? '{}') as MapPageState;
 const results = byId<HTMLDivElement>('map-results');
-
-/** Marks an answer in place (`data-state`, and `data-loads` counting them): what the end-to-end tests wait for. */
-function loaded(target: HTMLElement): void {
-  target.dataset.loads = String(Number(target.dataset.loads ?? 0) + 1);
-  target.dataset.state = 'ready';
-}
 const hint = byId<HTMLSpanElement>('map-hint');
 const searchAreaButton = byId<HTMLButtonElement>('search-area');
 const drawButton = byId<HTMLButtonElement>('draw-area');
@@ -38,7 +32,13 @@ const finishButton = byId<HTMLButtonElement>('finish-shape');
 const clearButton = byId<HTMLButtonElement>('clear-area');
 const bboxField = byId<HTMLInputElement>('area-bbox');
 const polygonField = byId<HTMLInputElement>('area-polygon');
-byId('map').closest<HTMLElement>('.map-pane')!.hidden = false;
+element.closest<HTMLElement>('.map-pane')!.hidden = false;
+
+/** Marks an answer in place (`data-state`, and `data-loads` counting them): what the end-to-end tests wait for. */
+function loaded(target: HTMLElement): void {
+  target.dataset.loads = String(Number(target.dataset.loads ?? 0) + 1);
+  target.dataset.state = 'ready';
+}
 
 const toBounds = ([west, south, east, north]: Box) => L.latLngBounds([south, west], [north, east]);
 const map = L.map(element, { minZoom: 7, maxZoom: MAX_ZOOM, maxBounds: toBounds(state.region), maxBoundsViscosity: 1, zoomSnap: 1 });
