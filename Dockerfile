@@ -21,11 +21,12 @@ ENV NODE_ENV=production \
     DATA_DIR=/data
 WORKDIR /app
 # The compiled service, the lockfile (with the workspaces' manifests it names) and the production
-# dependencies only: no TypeScript, no tests, no dev tools.
+# dependencies only: no TypeScript, no tests, no dev tools, and none of the workspaces' (the SDK's,
+# the example site's map and land data): the service uses neither.
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/sdk/package.json sdk/package.json
 COPY --from=build /app/examples/agency-site/package.json examples/agency-site/package.json
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+RUN npm ci --omit=dev --workspaces=false --ignore-scripts --no-audit --no-fund \
     && npm cache clean --force \
     && mkdir -p /data \
     && chown node:node /data

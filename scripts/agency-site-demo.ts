@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { CatalogueClient } from '@catalogue-api/sdk';
 import { startSite, type RunningSite } from '../examples/agency-site/src/site.js';
 import { loadConfig } from '../src/config.js';
+import { ALL_AREAS } from '../src/demo/areas.js';
+import { DEMO_PROJECT_SPREAD_M } from '../src/demo/projects.js';
 import { createDemoKey, seedDemo } from '../src/demo/seed-demo.js';
 import { startStaticHost, type StaticHost } from '../src/demo/static-host.js';
 import { startServer, type RunningServer } from '../src/server.js';
@@ -65,7 +67,11 @@ export async function startDemo(options: { apiPort?: number; sitePort?: number; 
   const { api, apiKey, pictures } = await startDemoApi({ ...options, privateApplications: true });
   try {
     const client = new CatalogueClient({ baseUrl: api.url, apiKey });
-    const site = await onFreePort('Agency site', options.sitePort ?? 3000, (port) => startSite({ client, port, imageOrigins: [pictures.url] }));
+    // The map page draws the demo's communities (those of GET /areas; its projects lie around their centres) as its
+    // background: no tiles, no internet.
+    const names = new Set((await client.listAreas()).map((area) => area.name));
+    const places = ALL_AREAS.filter((area) => names.has(area.name)).map(({ name, city, lat, lng }) => ({ name, city, lat, lng, radiusM: DEMO_PROJECT_SPREAD_M }));
+    const site = await onFreePort('Agency site', options.sitePort ?? 3000, (port) => startSite({ client, port, imageOrigins: [pictures.url], map: { places } }));
     return { api, site, pictures, apiKey, stop: async () => void (await Promise.all([site.close(), api.stop(), pictures.close()])) };
   } catch (error) {
     await Promise.all([api.stop(), pictures.close()]);

@@ -1,53 +1,37 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '../scripts/agency-site-demo.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ARTIFACTS, CHROMIUM, HAS_CHROMIUM, useDemoInChromium, WIDTHS } from './demo-in-chromium.js';
 
 /*
  * The example agency site in headless Chromium (Debian's package, driven by playwright-core) against
  * the real service on the embedded database with the demo catalogue, both on free ports. Screenshots
  * of each step go to test-e2e/artifacts/ (git-ignored).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WIDTHS = [390, 1366] as const;
 
-describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs ${CHROMIUM}: apt-get install chromium)`, () => {
-  let demo: Demo;
-  let browser: Browser;
+describe.skipIf(!HAS_CHROMIUM)(`agency site in headless Chromium (needs ${CHROMIUM}: apt-get install chromium)`, () => {
+  const running = useDemoInChromium();
   let page: Page;
   /** Every URL the browser asked for: none may be the API's. */
   let browserRequests: string[] = [];
-
-  beforeAll(async () => {
-    await mkdir(ARTIFACTS, { recursive: true });
-    demo = await startDemo({ apiPort: 0, sitePort: 0, logLevel: 'silent' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await demo?.stop();
-  });
 
   afterEach(async () => {
     await page?.close();
   });
 
   async function open(path: string): Promise<Page> {
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page = await running.browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('request', (request) => browserRequests.push(request.url()));
-    await page.goto(`${demo.site.url}${path}`);
+    await page.goto(`${running.demo.site.url}${path}`);
     return page;
   }
   const shot = (name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   const total = async () => Number(await page.locator('.summary').getAttribute('data-total'));
   const apiGet = async (path: string) => {
-    const response = await fetch(`${demo.api.url}${path}`, { headers: { 'X-API-Key': demo.apiKey } });
+    const response = await fetch(`${running.demo.api.url}${path}`, { headers: { 'X-API-Key': running.demo.apiKey } });
     return (await response.json()) as { status: string; data: any; message?: string };
   };
 
@@ -145,16 +129,16 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
     await shot('05-offer');
 
     // The application exists in the CRM: one offer for that unit, client and opportunity.
-    const db = demo.api.database.db;
+    const db = running.demo.api.database.db;
     const [offer, ...others] = await db.selectFrom('offers').selectAll().where('unit_id', '=', unit.id).execute();
     expect(others).toEqual([]);
     const offerId = offer.id;
     const client = await db.selectFrom('clients').select(['first_name', 'last_name']).where('email', '=', email).executeTakeFirstOrThrow();
     expect(client).toEqual({ first_name: 'Mariam', last_name: 'Al Suwaidi' });
     // ... and through the API: the same Idempotency-Key returns that offer again rather than a new one.
-    const replay = await fetch(`${demo.api.url}/units/${unit.id}/applications`, {
+    const replay = await fetch(`${running.demo.api.url}/units/${unit.id}/applications`, {
       method: 'POST',
-      headers: { 'X-API-Key': demo.apiKey, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
+      headers: { 'X-API-Key': running.demo.apiKey, 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey },
       body: JSON.stringify({
         client: { first_name: 'Mariam', last_name: 'Al Suwaidi', email, mobile_number: '+971 50 555 0101' },
         message: 'Interested in a viewing next week.',
@@ -173,7 +157,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
 
     // The browser only ever talked to the site and the picture host, never the API, and no page carried the key.
     expect(browserRequests.length).toBeGreaterThan(0);
-    for (const url of browserRequests) expect(url.startsWith(demo.site.url) || url.startsWith(demo.pictures.url), url).toBe(true);
+    for (const url of browserRequests) expect(url.startsWith(running.demo.site.url) || url.startsWith(running.demo.pictures.url), url).toBe(true);
   });
 
   it('sorts by price', async () => {
@@ -189,7 +173,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
   it('shows two field errors from one submission beside their fields, keeps what was typed, and records nothing', async () => {
     const { items } = (await apiGet('/projects?limit=1')).data;
     const unitId = (await apiGet(`/projects/${items[0].id}`)).data.units.find((unit: { status: number }) => unit.status !== 5).id;
-    const before = await demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const before = await running.demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     await open(`/units/${unitId}/apply`);
     await page.getByLabel('First name').fill('Omar');
     await page.getByLabel('E-mail').fill('omar.example.com');
@@ -209,7 +193,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
     await expect(page.getByLabel('E-mail').inputValue()).resolves.toBe('omar.example.com');
     await expect(page.getByLabel('First name').inputValue()).resolves.toBe('Omar');
     await shot('07-application-400');
-    const after = await demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const after = await running.demo.api.database.db.selectFrom('offers').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     expect(Number(after.count)).toBe(Number(before.count));
   });
 
@@ -234,10 +218,15 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
     const axe = await readFile(AXE_SOURCE, 'utf8');
     const first = (await apiGet('/projects?limit=1&sort=-price_from')).data.items[0].id as number;
     const unit = ((await apiGet(`/projects/${first}`)).data.units as { id: number; status: number }[]).find((candidate) => candidate.status !== 5)!;
+    // The map page's clusters and land come after the page has loaded.
+    const mapReady = async (current: Page) => void (await current.waitForSelector('#map[data-state=ready][data-land=ready] .marker [data-count]', { state: 'attached' }));
     const pages: { name: string; path: string; before?: (page: Page) => Promise<void> }[] = [
       { name: 'search', path: '/' },
       { name: 'search-filtered', path: '/?bedrooms=2&sort=price_from' },
       { name: 'project', path: `/projects/${first}` },
+      { name: 'map', path: '/map?bedrooms=2', before: mapReady },
+      // Zoomed in on Dubai: the communities' names.
+      { name: 'map-area', path: '/map?bbox=55.10,25.03,55.30,25.15', before: mapReady },
       { name: 'apply', path: `/units/${unit.id}/apply` },
       {
         name: 'apply-errors',
@@ -252,7 +241,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
     for (const width of WIDTHS) {
       for (const { name, path, before } of pages) {
         const where = `${name} at ${width}px`;
-        page = await browser.newPage({ viewport: { width, height: 900 } });
+        page = await running.browser.newPage({ viewport: { width, height: 900 } });
         page.on('console', (message) => {
           if (message.type() === 'error') problems.push(`${where}: console error ${message.text()}`);
         });
@@ -261,7 +250,7 @@ describe.skipIf(!existsSync(CHROMIUM))(`agency site in headless Chromium (needs 
         page.on('response', (response) => {
           if (response.status() >= 400 && response.request().resourceType() !== 'document') problems.push(`${where}: ${response.status()} ${response.url()}`);
         });
-        await page.goto(`${demo.site.url}${path}`, { waitUntil: 'load' });
+        await page.goto(`${running.demo.site.url}${path}`, { waitUntil: 'load' });
         if (before) {
           await before(page);
           await page.waitForLoadState('load');

@@ -1,8 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { html, htmlText } from '../examples/agency-site/src/html.js';
+import { boxAround, parseBox, parsePolygon } from '../examples/agency-site/src/map-geometry.js';
+import { clipRing } from '../examples/agency-site/src/map-land.js';
+import { mergeCloseClusters, readMapArea } from '../examples/agency-site/src/map-search.js';
+import { mapList } from '../examples/agency-site/src/pages/map.js';
 import { searchPage } from '../examples/agency-site/src/pages/search.js';
 import { projectsQuery, readSearchForm, searchHref, SORT_LABELS } from '../examples/agency-site/src/search-form.js';
-import type { Area, Developer, ProjectsPage } from '../sdk/src/index.js';
+import type { Area, Developer, ProjectClusters, ProjectsPage } from '../sdk/src/index.js';
 
 /* The example site's pure parts: what it asks the API for, what it escapes, how it shows facets. */
 
@@ -97,5 +102,97 @@ describe('rendering', () => {
   it('keeps a filter set from the Refine panel when the form is sent again', () => {
     const text = htmlText(searchPage({ form: readSearchForm(new URLSearchParams('development_status=2&unit_type=1')), developers: [], areas: [] }));
     expect(text).toContain('<input type="hidden" name="development_status" value="2"><input type="hidden" name="unit_type" value="1">');
+  });
+});
+
+describe('the map page', () => {
+  it('reads the searched area: a drawn shape wins over a viewport, blanks are no area', () => {
+    expect(readMapArea(new URLSearchParams('bbox=55.1,25.0,55.2,25.1'))).toEqual({ bbox: '55.1,25.0,55.2,25.1' });
+    expect(readMapArea(new URLSearchParams('bbox=55.1,25.0,55.2,25.1&polygon=55.1,25,55.2,25,55.15,25.1'))).toEqual({ polygon: '55.1,25,55.2,25,55.15,25.1' });
+    expect(readMapArea(new URLSearchParams('bbox=&polygon=%20'))).toBeNull();
+  });
+
+  it('reads the API\u2019s area forms back for the first view', () => {
+    expect(parseBox('55.1,25,55.2,25.1')).toEqual([55.1, 25, 55.2, 25.1]);
+    expect(parseBox('55.1,25,55.2')).toBeNull();
+    expect(parseBox('a,b,c,d')).toBeNull();
+    const rings = parsePolygon('55,25,56,25,55.5,26;55.4,25.2,55.6,25.2,55.5,25.4|54,24,54.5,24,54.2,24.5');
+    expect(rings.map((polygon) => polygon.map((ring) => ring.length))).toEqual([[3, 3], [3]]);
+    expect(boxAround(rings.flat(2))).toEqual([54, 24, 56, 26]);
+    expect(boxAround([])).toBeNull();
+  });
+
+  it('lists the projects of the area with the total, saying which area and when only the first ones are shown', () => {
+    const item = { id: 7, name: 'Marina <Walk>', price_from: 1_250_000, currency: 'AED', company: { id: 1, name: 'Emaar' } } as unknown as ProjectsPage['items'][number];
+    const text = htmlText(mapList({ area: { bbox: '55.1,25,55.2,25.1' }, page: { total: 140, items: Array.from({ length: 100 }, () => item) } as ProjectsPage }));
+    expect(text).toContain('140 projects in the searched area, the first 100 shown');
+    expect(text).toContain('data-area="bbox" data-area-value="55.1,25,55.2,25.1"');
+    expect(text).toContain('<a href="/projects/7">Marina &lt;Walk&gt;</a>');
+    expect(text).toContain('From AED');
+    expect(htmlText(mapList({ area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
+  });
+
+  it('cuts the background\u2019s land to the region (Sutherland\u2013Hodgman): inside kept, outside dropped, crossings on the edge', () => {
+    const region: [number, number, number, number] = [0, 0, 10, 10];
+    expect(clipRing([[2, 2], [4, 2], [3, 4]], region)).toEqual([[2, 2], [4, 2], [3, 4]]);
+    expect(clipRing([[20, 20], [24, 20], [23, 24]], region)).toEqual([]);
+    // A square half out on the east: cut at longitude 10.
+    expect(clipRing([[5, 2], [15, 2], [15, 8], [5, 8]], region)).toEqual([[5, 2], [10, 2], [10, 8], [5, 8]]);
+    const point = fc.tuple(fc.double({ min: -20, max: 30, noNaN: true }), fc.double({ min: -20, max: 30, noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(point, { minLength: 3, maxLength: 12 }), (ring) => {
+        for (const [lng, lat] of clipRing(ring, region)) {
+          expect(lng).toBeGreaterThanOrEqual(-1e-9);
+          expect(lng).toBeLessThanOrEqual(10 + 1e-9);
+          expect(lat).toBeGreaterThanOrEqual(-1e-9);
+          expect(lat).toBeLessThanOrEqual(10 + 1e-9);
+        }
+      }),
+    );
+  });
+
+  type Cluster = ProjectClusters['clusters'][number];
+  const cluster = (lat: number, lng: number, count: number, price: number | null, id = 0): Cluster => ({
+    tile: `${lat}/${lng}`,
+    count,
+    centroid: { lat, lng },
+    bounds: { west: lng - 0.001, south: lat - 0.001, east: lng + 0.001, north: lat + 0.001 },
+    price_from: price,
+    currency: price === null ? null : 'AED',
+    project: count === 1 ? ({ id, name: `Project ${id}`, logo: null } as Cluster['project']) : null,
+  });
+
+  it('draws clusters that would overlap on screen as one marker: counts added, weighted centroid, bounds joined, lower price', () => {
+    // At zoom 12 a degree of longitude is 2,913 px: 0.001 apart is 3 px, 0.03 apart 87 px.
+    const [merged, apart] = mergeCloseClusters([cluster(25.1, 55.1, 3, 900_000), cluster(25.1, 55.101, 1, 700_000, 5), cluster(25.1, 55.13, 2, null)], 12);
+    expect(merged).toMatchObject({ count: 4, price_from: 700_000, currency: 'AED', project: null });
+    expect([merged.bounds.west, merged.bounds.east]).toEqual([55.1 - 0.001, 55.101 + 0.001]);
+    expect(merged.centroid.lng).toBeCloseTo((55.1 * 3 + 55.101) / 4, 9);
+    expect(apart).toMatchObject({ count: 2, price_from: null });
+    // At zoom 17 (93 px apart) nothing changes.
+    expect(mergeCloseClusters([cluster(25.1, 55.1, 3, 900_000), cluster(25.1, 55.101, 1, 700_000, 5)], 17)).toHaveLength(2);
+  });
+
+  it('keeps every project of the API\u2019s clusters when merging (property: counts, lowest price, joined bounds)', () => {
+    const clusters = fc.array(
+      fc.record({ lat: fc.double({ min: 24.9, max: 25.3, noNaN: true }), lng: fc.double({ min: 55, max: 55.4, noNaN: true }), count: fc.integer({ min: 1, max: 50 }), price: fc.option(fc.integer({ min: 100_000, max: 9_000_000 })) }),
+      { maxLength: 40 },
+    );
+    fc.assert(
+      fc.property(clusters, fc.integer({ min: 4, max: 18 }), (drawn, zoom) => {
+        const input = drawn.map(({ lat, lng, count, price }, i) => cluster(lat, lng, count, price, i));
+        const output = mergeCloseClusters(input, zoom);
+        const sum = (list: Cluster[]) => list.reduce((total, { count }) => total + count, 0);
+        const lowest = (list: Cluster[]) => Math.min(...list.map(({ price_from }) => price_from ?? Infinity));
+        const edges = (list: Cluster[]) => [Math.min(...list.map((c) => c.bounds.west)), Math.min(...list.map((c) => c.bounds.south)), Math.max(...list.map((c) => c.bounds.east)), Math.max(...list.map((c) => c.bounds.north))];
+        expect(sum(output)).toBe(sum(input));
+        expect(output.length).toBeLessThanOrEqual(input.length);
+        if (input.length === 0) return;
+        expect(lowest(output)).toBe(lowest(input));
+        expect(edges(output)).toEqual(edges(input));
+        // A marker that stands for one project still names it; a merged one names none.
+        for (const marker of output) expect(marker.project === null).toBe(marker.count > 1 || input.every((c) => c.tile !== marker.tile || c.project === null));
+      }),
+    );
   });
 });

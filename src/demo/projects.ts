@@ -41,6 +41,9 @@ export interface ProjectInfo {
 }
 
 /** The currencies a catalogue with more foreign-currency projects spreads them over (all rated in the demo). */
+/** How far from its community's centre a project of the default demo lies, at most (metres). */
+export const DEMO_PROJECT_SPREAD_M = 1500;
+
 const FOREIGN_CURRENCIES = ['USD', 'EUR', 'GBP', 'RUB', 'INR', 'CNY'] as const;
 
 /*
@@ -167,7 +170,7 @@ export function generateProjects(
     let lat: number | undefined;
     let lng: number | undefined;
     if (role !== 'noCoordinates') {
-      [lat, lng] = pointNear(rng, area.lat, area.lng, 0, scale && i >= DEFAULT_DEMO_PROJECTS ? 2500 : 1500);
+      [lat, lng] = pointNear(rng, area.lat, area.lng, 0, scale && i >= DEFAULT_DEMO_PROJECTS ? 2500 : DEMO_PROJECT_SPREAD_M);
       p.latitude = lat;
       p.longitude = lng;
     }

@@ -37,3 +37,9 @@ export function canApply(unit: { status: number }): boolean {
 export function widthClass(percent: number): string {
   return `w${Math.min(100, Math.max(5, Math.round(percent / 5) * 5))}`;
 }
+
+/** A price in a few characters for a map marker: `AED 1.2M`, `AED 368K`. */
+export function moneyShort(amount: number, currency: string): string {
+  const figure = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: amount >= 1e6 ? 1 : 0 }).format(amount);
+  return `${currency} ${figure}`;
+}

@@ -70,9 +70,12 @@ export function readSearchForm(params: URLSearchParams): SearchForm {
   };
 }
 
-/** The GET /projects query for a form. Values go to the API as typed: the service validates them and its 400 message is shown on the page. */
-export function projectsQuery(form: SearchForm): ProjectsQuery {
-  const query: ProjectsQuery = { limit: PAGE_SIZE, offset: (form.page - 1) * PAGE_SIZE, facets: FACETS.join(',') };
+/** The filters of GET /projects a form sets: the map's clusters and area searches take the same ones. */
+export type SearchFilters = Omit<ProjectsQuery, 'limit' | 'offset' | 'facets' | 'sort'>;
+
+/** The filters for a form. Values go to the API as typed: the service validates them and its 400 message is shown on the page. */
+export function searchFilters(form: SearchForm): SearchFilters {
+  const query: SearchFilters = {};
   if (form.bedrooms.length > 0) query.bedrooms = form.bedrooms.join(',');
   if (form.priceMin !== '') query.price_min = Number(form.priceMin);
   if (form.priceMax !== '') query.price_max = Number(form.priceMax);
@@ -81,14 +84,24 @@ export function projectsQuery(form: SearchForm): ProjectsQuery {
   if (form.unitType !== '') query.unit_types = form.unitType;
   // Metro stations are facilities of the transport category.
   if (form.nearMetro) query.near_transport = true;
-  if (form.sort !== '') query.sort = form.sort;
   // Always one currency: a mixed catalogue then shows (and filters) every price in the visitor's.
   query.currency = form.currency;
   return query;
 }
 
-/** The page's own query string for a form, on the given page of results. */
-export function searchHref(form: SearchForm, page: number): string {
+/** The GET /projects query for a form: its filters, order and page, with the Refine panel's facets. */
+export function projectsQuery(form: SearchForm): ProjectsQuery {
+  return {
+    limit: PAGE_SIZE,
+    offset: (form.page - 1) * PAGE_SIZE,
+    facets: FACETS.join(','),
+    ...searchFilters(form),
+    ...(form.sort !== '' && { sort: form.sort }),
+  };
+}
+
+/** The form as query parameters (the search page's and the map page's), on the given page of results. */
+export function searchParams(form: SearchForm, page = 1): URLSearchParams {
   const params = new URLSearchParams();
   for (const bedrooms of form.bedrooms) params.append('bedrooms', bedrooms);
   if (form.priceMin) params.set('price_min', form.priceMin);
@@ -100,6 +113,11 @@ export function searchHref(form: SearchForm, page: number): string {
   if (form.sort) params.set('sort', form.sort);
   if (form.currency !== 'AED') params.set('currency', form.currency);
   if (page > 1) params.set('page', String(page));
-  const text = params.toString();
-  return text ? `/?${text}` : '/';
+  return params;
+}
+
+/** The search page's own address for a form, on the given page of results. */
+export function searchHref(form: SearchForm, page: number, path = '/'): string {
+  const text = searchParams(form, page).toString();
+  return text ? `${path}?${text}` : path;
 }

@@ -8,24 +8,38 @@ import { errorBox, FAVICON, layout, STYLE } from './pages/layout.js';
 import { canApply } from './format.js';
 import { projectPage } from './pages/project.js';
 import { searchPage } from './pages/search.js';
-import { projectsQuery, readSearchForm } from './search-form.js';
+import { buildMapAssets, isMapAsset } from './map-assets.js';
+import { LAND_REGION } from './map-land.js';
+import { firstView, mapClusters, mapResults, readMapArea } from './map-search.js';
+import type { MapClusters, MapPlace, MapTiles } from './map-types.js';
+import { mapList, mapPage } from './pages/map.js';
+import { projectsQuery, readSearchForm, searchParams } from './search-form.js';
 
 /*
  * The website is rendered on the server, which holds the API key: the browser only ever talks to
- * this server and never sees the key or the API. No JavaScript runs in the page.
+ * this server and never sees the key or the API. No JavaScript runs in the pages, but for the map
+ * page's own script (served by this site, asking this site for clusters and lists).
  */
 export interface SiteOptions {
   client: CatalogueClient;
   /** Origins the catalogue's pictures come from besides https: (the demo's picture host is plain http). */
   imageOrigins?: string[];
+  /** The map page's background: labelled places (the demo's communities) and, for a site on the internet, an https tile server. */
+  map?: { places?: MapPlace[]; tiles?: MapTiles };
 }
 
 const FORM_LIMIT = 16 * 1024;
 
-/** No inline style or script anywhere (the payment plan's proportions are classes): the CSP needs no hash. */
-function securityHeaders(imageOrigins: string[]) {
+/**
+ * No inline style or script anywhere (the payment plan's proportions are classes): the CSP needs no hash.
+ * Only the map page runs a script, this site's own, which fetches from this site only.
+ */
+function securityHeaders(imageOrigins: string[], script = false) {
   return {
-    'content-security-policy': `default-src 'none'; style-src 'self'; img-src 'self' https: data: ${imageOrigins.join(' ')}`.trim() + "; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    'content-security-policy':
+      `default-src 'none'; style-src 'self'; img-src 'self' https: data: ${imageOrigins.join(' ')}`.trim() +
+      (script ? "; script-src 'self'; connect-src 'self'" : '') +
+      "; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
   };
@@ -61,11 +75,61 @@ export function applicationBody(fields: ApplicationFields): ApplicationBody {
   };
 }
 
-export function createSiteHandler({ client, imageOrigins = [] }: SiteOptions) {
-  const headers = securityHeaders(imageOrigins.map((origin) => new URL(origin).origin));
-  function send(response: ServerResponse, status: number, page: Html): void {
-    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers });
+export function createSiteHandler({ client, imageOrigins = [], map = {} }: SiteOptions) {
+  const origins = imageOrigins.map((origin) => new URL(origin).origin);
+  const headers = securityHeaders(origins);
+  const mapHeaders = securityHeaders(origins, true);
+  function send(response: ServerResponse, status: number, page: Html, withScript = false): void {
+    response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(withScript ? mapHeaders : headers) });
     response.end(htmlText(page));
+  }
+  // Bundled once, when the site starts; a failure shows on the first request for them.
+  const mapAssets = buildMapAssets();
+  mapAssets.catch(() => undefined);
+
+  /** The API's 400 for a hand-edited address is shown on the page; anything else is the error page's. */
+  function badRequest(error: unknown): CatalogueApiError {
+    if (error instanceof CatalogueApiError && error.status === 400) return error;
+    throw error;
+  }
+
+  async function mapView(url: URL, response: ServerResponse): Promise<void> {
+    const form = readSearchForm(url.searchParams);
+    const area = readMapArea(url.searchParams);
+    const places = map.places ?? [];
+    const developers = await client.listDevelopers();
+    const state = { filters: searchParams(form).toString(), area, places, tiles: map.tiles ?? null, region: LAND_REGION, view: null };
+    try {
+      const [page, view] = await Promise.all([mapResults(client, form, area), firstView(client, form, area, places)]);
+      send(response, 200, mapPage({ form, developers, area, page, state: { ...state, view } }), true);
+    } catch (error) {
+      send(response, 400, mapPage({ form, developers, area, error: badRequest(error), state }), true);
+    }
+  }
+
+  /** The list of GET /map/results, or the API's message in its place (200 either way: the page's script puts it in). */
+  async function mapListPart(url: URL, response: ServerResponse): Promise<void> {
+    const form = readSearchForm(url.searchParams);
+    const area = readMapArea(url.searchParams);
+    let list: Html;
+    try {
+      list = mapList({ area, page: await mapResults(client, form, area) });
+    } catch (error) {
+      list = mapList({ area, error: badRequest(error) });
+    }
+    send(response, 200, list);
+  }
+
+  async function mapMarkers(url: URL, response: ServerResponse): Promise<void> {
+    const params = url.searchParams;
+    let answer: MapClusters;
+    try {
+      answer = await mapClusters(client, readSearchForm(params), readMapArea(params), params.get('bbox') ?? '', Number(params.get('zoom')) || 0);
+    } catch (error) {
+      answer = { error: badRequest(error).message };
+    }
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    response.end(JSON.stringify(answer));
   }
 
   async function search(url: URL, response: ServerResponse): Promise<void> {
@@ -76,8 +140,7 @@ export function createSiteHandler({ client, imageOrigins = [] }: SiteOptions) {
       const page = await client.listProjects(projectsQuery(form));
       send(response, 200, searchPage({ form, developers, areas, page }));
     } catch (error) {
-      if (!(error instanceof CatalogueApiError) || error.status !== 400) throw error;
-      send(response, 400, searchPage({ form, developers, areas, error }));
+      send(response, 400, searchPage({ form, developers, areas, error: badRequest(error) }));
     }
   }
 
@@ -119,9 +182,18 @@ export function createSiteHandler({ client, imageOrigins = [] }: SiteOptions) {
         response.end(FAVICON);
         return;
       }
+      if (isMapAsset(url.pathname)) {
+        const asset = (await mapAssets)[url.pathname];
+        response.writeHead(200, { 'content-type': asset.type, 'cache-control': 'max-age=300', 'x-content-type-options': 'nosniff' });
+        response.end(asset.body);
+        return;
+      }
       const project = /^\/projects\/(\d{1,9})$/.exec(url.pathname);
       const unit = /^\/units\/(\d{1,9})\/apply$/.exec(url.pathname);
       if (request.method === 'GET' && url.pathname === '/') return await search(url, response);
+      if (request.method === 'GET' && url.pathname === '/map') return await mapView(url, response);
+      if (request.method === 'GET' && url.pathname === '/map/clusters') return await mapMarkers(url, response);
+      if (request.method === 'GET' && url.pathname === '/map/results') return await mapListPart(url, response);
       if (request.method === 'GET' && project) return send(response, 200, projectPage(await client.getProject(Number(project[1]))));
       if ((request.method === 'GET' || request.method === 'POST') && unit) return await apply(Number(unit[1]), request, response);
       throw new HttpError(404, 'Page not found.');

@@ -1,6 +1,7 @@
 import { html, type Html } from '../html.js';
 
-export function layout(title: string, body: Html): Html {
+/** A page; `head` adds to its head (the map page's stylesheet and script). */
+export function layout(title: string, body: Html, head: Html = html``): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -9,9 +10,9 @@ export function layout(title: string, body: Html): Html {
 <title>${title} · Desert Rose Homes</title>
 <link rel="stylesheet" href="/style.css">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-</head>
+${head}</head>
 <body>
-<header class="top"><a class="brand" href="/">Desert Rose Homes</a><span class="tagline">Off-plan and ready homes across the UAE</span></header>
+<header class="top"><a class="brand" href="/">Desert Rose Homes</a><span class="tagline">Off-plan and ready homes across the UAE</span><nav class="nav" aria-label="Site"><a href="/">Search</a><a href="/map">Map</a></nav></header>
 <main>${body}</main>
 <footer>Example agency website on the Catalogue API. Prices include the agency's terms.</footer>
 </body>
@@ -31,7 +32,7 @@ export const FAVICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 
  * 700 px the units table becomes one card per unit (each cell labelled from data-label).
  */
 export const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2430;background:#f6f4ef}
+*{box-sizing:border-box}[hidden]{display:none!important}body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2430;background:#f6f4ef}
 a{color:#9b3d2e}main{max-width:1120px;margin:0 auto;padding:20px}
 .top{background:#1f2430;color:#fff;padding:14px 20px;display:flex;gap:16px;align-items:baseline}.brand{color:#f2c48d;font-weight:700;font-size:20px;text-decoration:none}.tagline{color:#d9dce3}
 footer{max-width:1120px;margin:0 auto;padding:20px;color:#555;font-size:13px}
@@ -56,6 +57,28 @@ a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,te
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 img.photo{display:block;height:auto;padding:0}.top{flex-wrap:wrap}
 .field-error{color:#a3200f;font-size:13px;margin:4px 0 0}form.apply input[aria-invalid=true],form.apply textarea[aria-invalid=true]{border:2px solid #a3200f}
+.nav{margin-left:auto;display:flex;gap:16px}.nav a{color:#f2c48d;font-weight:600}
+details.filters{margin:0 0 12px}details.filters>summary{cursor:pointer;font-weight:600;padding:6px 0;color:#9b3d2e}
+.notice{background:#fff7e6;border:1px solid #e5c98f;padding:10px 14px;border-radius:8px}
+.map-layout{display:grid;gap:16px}.map-tools{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:0 0 8px;min-height:40px}
+button.secondary{background:#fff;color:#9b3d2e;box-shadow:inset 0 0 0 1px #9b3d2e}button:disabled{opacity:.6;cursor:not-allowed}.map-hint{font-size:13px;color:#444}
+.map-frame{position:relative}.map{height:min(62vh,560px);min-height:340px;border-radius:10px;box-shadow:0 1px 3px #0002;z-index:0}.leaflet-container.map{background:#cddfe8;font:inherit}
+.map.drawing,.map.drawing .leaflet-interactive{cursor:crosshair}.map.drawing .marker *{pointer-events:none}
+.search-area{position:absolute;top:12px;left:50%;transform:translateX(-50%);z-index:1000;border-radius:20px;box-shadow:0 2px 8px #0005;white-space:nowrap}
+.map-results{background:#fff;border-radius:10px;padding:4px 16px 8px;box-shadow:0 1px 3px #0002}.map-list h2{font-size:16px;margin:10px 0 6px}
+.map-items{list-style:none;margin:0;padding:0}.map-items li{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:0 10px;padding:8px 0;border-top:1px solid #eee}
+.map-items a{font-weight:600}.map-items .muted{grid-column:1}.map-items .price{grid-column:2;grid-row:1/span 2;align-self:center;font-weight:700;color:#9b3d2e;white-space:nowrap;font-size:14px}
+@media (min-width:900px){.map-layout{grid-template-columns:minmax(0,1fr) 340px}.map-results{margin-top:48px;max-height:560px;overflow:auto}}
+.leaflet-div-icon.marker,.leaflet-div-icon.place-label,.leaflet-div-icon.city-label{background:none;border:0}
+.marker .cluster,.marker .pin,.place-label span,.city-label span{position:absolute;transform:translate(-50%,-50%);white-space:nowrap}
+.marker .cluster{display:flex;flex-direction:column;align-items:center;padding:0;background:none;border-radius:0;color:#1f2430;font:inherit;cursor:pointer}
+.cluster strong{display:flex;align-items:center;justify-content:center;width:38px;height:38px;border-radius:50%;background:#9b3d2e;color:#fff;font-size:15px;border:3px solid #fff;box-shadow:0 1px 4px #0006}
+.cluster.size-m strong{width:46px;height:46px;font-size:16px}.cluster.size-l strong{width:54px;height:54px;font-size:17px}
+.cluster span:not(.visually-hidden){margin-top:-6px;background:#fff;border-radius:9px;padding:0 6px;font-size:11px;font-weight:600;box-shadow:0 1px 3px #0004}
+.leaflet-container a.pin{display:block;background:#fff;color:#1f2430;border:2px solid #9b3d2e;border-radius:14px;padding:2px 8px;font-size:12px;font-weight:700;text-decoration:none;box-shadow:0 1px 3px #0005}
+.leaflet-container a.pin:hover,.leaflet-container a.pin:focus-visible{background:#1f2430;color:#fff}.marker .cluster:hover strong{background:#7d2f23}
+.place-label span{font-size:11px;font-weight:700;color:#3e4a37;text-transform:uppercase;letter-spacing:.05em}.city-label span{transform:translate(-50%,-260%);font-size:15px;font-weight:700;color:#1f2430;text-transform:uppercase;letter-spacing:.14em}
+.map.zoomed-out .place-label,.map:not(.zoomed-out) .city-label{display:none}.place-label .covered,.city-label .covered{visibility:hidden}.map .leaflet-control-attribution{font-size:11px}
 ${Array.from({ length: 20 }, (_, i) => `.plan .w${(i + 1) * 5}{flex:${(i + 1) * 5}}`).join('')}
 @media (max-width:700px){main{padding:12px}.top{padding:12px}.offer dl{grid-template-columns:1fr}
 table.units,table.units tbody,table.units tr,table.units td{display:block;width:100%}table.units{background:none}table.units thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}

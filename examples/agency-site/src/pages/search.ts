@@ -14,10 +14,11 @@ export interface SearchPageData {
 
 const selected = (on: boolean) => (on ? html` selected` : '');
 const checked = (on: boolean) => (on ? html` checked` : '');
-const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
+export const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 
-function searchForm({ form, developers }: SearchPageData): Html {
-  return html`<form class="search" method="get" action="/" aria-label="Search projects">
+/** The search form; the map page sends it to itself, with the searched area (`more`) kept in hidden fields. */
+export function searchForm({ form, developers }: Pick<SearchPageData, 'form' | 'developers'>, action = '/', more: Html = html``): Html {
+  return html`<form class="search" method="get" action="${action}" aria-label="Search projects">
   <fieldset class="chips"><legend>Bedrooms</legend>
     ${BEDROOM_CHOICES.map((choice) => html`<label><input type="checkbox" name="bedrooms" value="${choice.value}"${checked(form.bedrooms.includes(choice.value))}> ${choice.label}</label>`)}
   </fieldset>
@@ -33,7 +34,7 @@ function searchForm({ form, developers }: SearchPageData): Html {
   <label><span>Sort by</span><select name="sort">
     ${Object.entries(SORT_LABELS).map(([value, label]) => html`<option value="${value}"${selected(form.sort === value)}>${label}</option>`)}
   </select></label>
-  ${hidden('development_status', form.developmentStatus)}${hidden('unit_type', form.unitType)}
+  ${hidden('development_status', form.developmentStatus)}${hidden('unit_type', form.unitType)}${more}
   <div><button type="submit">Search</button></div>
 </form>`;
 }
