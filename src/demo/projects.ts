@@ -40,10 +40,10 @@ export interface ProjectInfo {
   name: string;
 }
 
-/** The currencies a catalogue with more foreign-currency projects spreads them over (all rated in the demo). */
 /** How far from its community's centre a project of the default demo lies, at most (metres). */
 export const DEMO_PROJECT_SPREAD_M = 1500;
 
+/** The currencies a catalogue with more foreign-currency projects spreads them over (all rated in the demo). */
 const FOREIGN_CURRENCIES = ['USD', 'EUR', 'GBP', 'RUB', 'INR', 'CNY'] as const;
 
 /*
