@@ -162,7 +162,7 @@ export function evaluateTargets(drivers: DriverResult[]): Check[] {
 }
 
 // Targets of the in-memory search issue (both drivers).
-const SEARCH_SCENARIOS = ['projects', 'projects-typical', 'projects-geo', 'projects-unit-tags', 'projects-worst', 'projects-deep', 'projects-sort', 'projects-facets', 'projects-typical-usd'];
+const SEARCH_SCENARIOS = ['projects', 'projects-typical', 'projects-typical-match', 'projects-geo', 'projects-unit-tags', 'projects-worst', 'projects-deep', 'projects-sort', 'projects-facets', 'projects-typical-usd'];
 /** The heaviest searches again, each request one the result cache has not seen (the full pass). */
 const UNCACHED_SCENARIOS = ['projects-unit-tags-uncached', 'projects-worst-uncached', 'projects-facets-uncached'];
 
@@ -200,6 +200,10 @@ function searchTargets(result: DriverResult): Check[] {
   const usd = find(result, 'projects-typical-usd');
   const usdShare = usd && typical ? usd.load!.rps / typical.load!.rps : undefined;
   push('/projects typical currency=USD / without', '>= 90 %', usdShare === undefined ? undefined : { actual: `${(usdShare * 100).toFixed(1)} %`, pass: usdShare >= 0.9 });
+  // Issue 24: match=true on the typical search within 10 % of the same search without it.
+  const matched = find(result, 'projects-typical-match');
+  const matchShare = matched && typical ? matched.load!.rps / typical.load!.rps : undefined;
+  push('/projects typical match=true / without', '>= 90 %', matchShare === undefined ? undefined : { actual: `${(matchShare * 100).toFixed(1)} %`, pass: matchShare >= 0.9 });
   const list = find(result, 'projects-list');
   push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
   checks.push(...mapTargets(result));

@@ -24,6 +24,7 @@ export const SCENARIO_NAMES = [
   'whoami',
   'projects',
   'projects-typical',
+  'projects-typical-match',
   'projects-geo',
   'projects-unit-tags',
   'projects-worst',
@@ -55,6 +56,11 @@ export const SORT_QUERY = `${TYPICAL_QUERY}&sort=price_from`;
  * within 10 % of projects-typical's req/s.
  */
 export const TYPICAL_USD_QUERY = 'bedrooms=2&price_max=816882&near_transport=true&currency=USD';
+/*
+ * The typical search with what matched inside each project (issue 24's `match=true`: the page's
+ * items walk their units again). Target: within 10 % of projects-typical's req/s.
+ */
+export const TYPICAL_MATCH_QUERY = `${TYPICAL_QUERY}&match=true`;
 /** The typical search with the counts a filter panel shows. */
 export const FACETS_QUERY = `${TYPICAL_QUERY}&facets=bedrooms,statuses,development_status,developer,unit_types,area`;
 
@@ -135,6 +141,11 @@ function nonEmptyPage(body: unknown): string | undefined {
   return undefined;
 }
 
+function nonEmptyMatchedPage(body: unknown): string | undefined {
+  const items = (body as { data?: { items?: { match?: unknown }[] } }).data?.items;
+  return nonEmptyPage(body) ?? (items?.every((item) => item.match !== undefined) ? undefined : 'an item without `match`: the scenario does not exercise it');
+}
+
 export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
   const plain = { 'x-api-key': fixtures.keys.plain.secret };
   const markup = { 'x-api-key': fixtures.keys.markup.secret };
@@ -159,6 +170,7 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
     { name: 'whoami', label: '/whoIAm', request: get('/whoIAm', plain), rotating: false, writes: false },
     list('projects', '', '/projects'),
     list('projects-typical', TYPICAL_QUERY),
+    { ...list('projects-typical-match', TYPICAL_MATCH_QUERY), inspect: nonEmptyMatchedPage },
     list('projects-geo', `lat=${geo.lat}&lng=${geo.lng}&radius_km=${geo.radiusKm}`),
     list('projects-unit-tags', unitTagQuery),
     list('projects-worst', fixtures.worstQuery, '/projects?<every filter>'),

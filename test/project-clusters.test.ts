@@ -1,8 +1,6 @@
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
-import { hashApiKey } from '../src/domain/api-key.js';
 import { displayCurrency } from '../src/domain/currency.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { keyPricing } from '../src/domain/pricing.js';
@@ -10,7 +8,7 @@ import { linkBuilder } from '../src/contract/links.js';
 import { toProjectListItem } from '../src/contract/presenters/projects.js';
 import { MAX_CLUSTERS } from '../src/contract/schemas/clusters.js';
 import { ProjectsQuery } from '../src/contract/schemas/projects.js';
-import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
+import type { KeyRecord } from '../src/queries/api-keys.js';
 import { listProjects } from '../src/queries/projects-sql-reference.js';
 import { clusterProjects } from '../src/search/clusters.js';
 import { matchProjects } from '../src/search/find-projects.js';
@@ -18,6 +16,7 @@ import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, type ReferenceCatalogue } from './helpers/projects-reference.js';
+import { keysByPriceVector, type KeyWithRecord } from './helpers/sql-reference-body.js';
 
 /*
  * GET /projects/clusters against a straightforward grid over the SQL reference's matches: the same
@@ -49,6 +48,27 @@ interface Member {
   currency: string;
   /** The price's value in AED at the catalogue's rates; null without a price or a rate. */
   value: number | null;
+  /** Its `match` as GET /projects?match=true shows it, and the value of match.price_from. */
+  match?: { units: number; price_from: number | null; size_from: number | null };
+  matchValue: number | null;
+}
+
+/** The lowest price of the members by value, ties by id; without any value, the first priced member with no rate. */
+function cheapestOf(group: Member[], price: (m: Member) => number | null, value: (m: Member) => number | null): Member | undefined {
+  const byValue = group.filter((m) => value(m) !== null).sort((a, b) => value(a)! - value(b)! || a.id - b.id);
+  return byValue[0] ?? group.find((m) => price(m) !== null);
+}
+
+/** A cluster's `match`: the members' units summed, the lowest match price as the cluster's price_from is chosen, the smallest size. */
+function naiveMatch(group: Member[]) {
+  const cheapest = cheapestOf(group, (m) => m.match!.price_from, (m) => m.matchValue);
+  const sizes = group.map((m) => m.match!.size_from).filter((size): size is number => size !== null);
+  return {
+    units: group.reduce((sum, m) => sum + m.match!.units, 0),
+    price_from: cheapest?.match!.price_from ?? null,
+    currency: cheapest ? cheapest.currency : null,
+    size_from: sizes.length === 0 ? null : Math.min(...sizes),
+  };
 }
 
 function naiveClusters(members: Member[], zoom: number, max: number) {
@@ -60,9 +80,7 @@ function naiveClusters(members: Member[], zoom: number, max: number) {
     }
     if (groups.size <= max || z === 0) {
       const clusters = [...groups].map(([tile, group]) => {
-        // The cheapest by value (ties by id); without any value, the first priced member with no rate.
-        const byValue = group.filter((m) => m.value !== null).sort((a, b) => a.value! - b.value! || a.id - b.id);
-        const cheapest = byValue[0] ?? group.find((m) => m.price !== null);
+        const cheapest = cheapestOf(group, (m) => m.price, (m) => m.value);
         return {
           tile,
           count: group.length,
@@ -76,6 +94,7 @@ function naiveClusters(members: Member[], zoom: number, max: number) {
           price_from: cheapest?.price ?? null,
           currency: cheapest ? cheapest.currency : null,
           ids: group.map((m) => m.id),
+          ...(group[0].match && { match: naiveMatch(group) }),
         };
       });
       clusters.sort((a, b) => b.count - a.count || (a.tile < b.tile ? -1 : 1));
@@ -87,7 +106,7 @@ function naiveClusters(members: Member[], zoom: number, max: number) {
 describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
   let t: TestApp;
   let catalogue: ReferenceCatalogue;
-  const keys = new Map<number, Promise<{ secret: string; record: KeyRecord }>>();
+  let keys: ((priceVector: number) => Promise<KeyWithRecord>) | undefined;
   const links = linkBuilder('https://cdn.example.test/media');
 
   let rates: Map<string, number>;
@@ -103,14 +122,7 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
     await t?.close();
   });
 
-  const keyFor = (priceVector: number) => {
-    let key = keys.get(priceVector);
-    if (!key) {
-      key = t.key({ companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, priceVector }).then(async (secret) => ({ secret, record: (await findActiveKeyByHash(t.db, hashApiKey(secret)))! }));
-      keys.set(priceVector, key);
-    }
-    return key;
-  };
+  const keyFor = (priceVector: number) => (keys ??= keysByPriceVector(t))(priceVector);
 
   /** Every match of the SQL reference, with coordinates from the catalogue and price_from as GET /projects shows it. */
   async function referenceMembers(query: Query, record: KeyRecord): Promise<Member[]> {
@@ -122,8 +134,9 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
       const item = toProjectListItem(row, links);
       const project = byId.get(item.id)!;
       const rate = item.currency === 'AED' ? 1 : rates.get(item.currency);
-      const value = item.price_from === null || rate === undefined ? null : item.price_from * rate;
-      return { id: item.id, name: item.name, lat: project.latitude!, lng: project.longitude!, price: item.price_from, currency: item.currency, value };
+      const valueOf = (price: number | null | undefined) => (price === null || price === undefined || rate === undefined ? null : price * rate);
+      const { match } = item;
+      return { id: item.id, name: item.name, lat: project.latitude!, lng: project.longitude!, price: item.price_from, currency: item.currency, value: valueOf(item.price_from), match, matchValue: valueOf(match?.price_from) };
     });
   }
 
@@ -138,16 +151,18 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
   it('random filters, viewports, zooms and price vectors: the clusters of a plain grid over the SQL reference', async () => {
     let multi = 0;
     let single = 0;
+    let matched = 0;
     await fc.assert(
-      fc.asyncProperty(scenarioArb(catalogue), fc.boolean(), viewportArb, fc.integer({ min: 0, max: 22 }), priceVectorArb, fc.option(fc.constantFrom('AED', 'USD', 'EUR'), { nil: undefined }), async (scenario, withFilters, bbox, zoom, priceVector, currency) => {
+      fc.asyncProperty(scenarioArb(catalogue), fc.boolean(), viewportArb, fc.integer({ min: 0, max: 22 }), priceVectorArb, fc.option(fc.constantFrom('AED', 'USD', 'EUR'), { nil: undefined }), fc.boolean(), async (scenario, withFilters, bbox, zoom, priceVector, currency, withMatch) => {
         const { limit: _l, offset: _o, sort: _s, facets: _f, ...filters } = withFilters ? scenario.query : ({} as Query);
         const query: Query = { ...filters, bbox, zoom: String(zoom) };
         if (currency !== undefined && query.currency === undefined) query.currency = currency;
+        if (withMatch) query.match = 'true';
         const { secret, record } = await keyFor(priceVector);
         const url = `/projects/clusters?${new URLSearchParams(query)}`;
         const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
         expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
-        const data = res.json().data as { total: number; zoom: number; grid_zoom: number; clusters: { tile: string; count: number; centroid: { lat: number; lng: number }; bounds: Record<string, number>; price_from: number | null; currency: string | null; project: { id: number; name: string } | null }[] };
+        const data = res.json().data as { total: number; zoom: number; grid_zoom: number; clusters: { tile: string; count: number; centroid: { lat: number; lng: number }; bounds: Record<string, number>; price_from: number | null; currency: string | null; project: { id: number; name: string } | null; match?: unknown }[] };
         const { zoom: _z, ...listQuery } = query;
         const list = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams({ ...listQuery, limit: '1' })}`, headers: { 'x-api-key': secret } });
         expect(data.total, url).toBe(list.json().data.total);
@@ -157,6 +172,9 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
         expect(data.zoom).toBe(zoom);
         expect(data.grid_zoom, url).toBe(expected.gridZoom);
         expect(data.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency, c.bounds]), url).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency, c.bounds]));
+        // match=true: each cluster's `match` over its members' (GET /projects?match=true, from the SQL reference); none without it.
+        expect(data.clusters.map((c) => c.match), url).toEqual(expected.clusters.map((c) => c.match));
+        if (withMatch && data.clusters.length > 0) matched++;
         for (const [k, cluster] of data.clusters.entries()) {
           expect(cluster.centroid.lat).toBeCloseTo(expected.clusters[k].centroid.lat, 9);
           expect(cluster.centroid.lng).toBeCloseTo(expected.clusters[k].centroid.lng, 9);
@@ -170,6 +188,7 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
     );
     expect(multi, 'clusters of several projects were compared').toBeGreaterThan(NUM_RUNS / 5);
     expect(single, 'clusters of one were compared').toBeGreaterThan(NUM_RUNS / 5);
+    expect(matched, 'clusters with match=true were compared').toBeGreaterThan(NUM_RUNS / 5);
   }, 600_000);
 
   it('coarsens the grid a level at a time until the clusters fit (against the plain grid with a small limit)', async () => {

@@ -82,7 +82,14 @@ describe('parseHandoverBound', () => {
 
 describe('parseProjectsQuery', () => {
   it('defaults to the first 20 and no filters', () => {
-    expect(parseProjectsQuery({})).toEqual({ filters: { nearCategories: [] }, limit: 20, offset: 0, sort: { key: 'name', descending: false }, facets: [] });
+    expect(parseProjectsQuery({})).toEqual({ filters: { nearCategories: [] }, limit: 20, offset: 0, sort: { key: 'name', descending: false }, facets: [], match: false });
+  });
+
+  it('takes match=true as a request to show what matched, never as a filter', () => {
+    const page = parseProjectsQuery({ bedrooms: '2', match: true });
+    expect(page.match).toBe(true);
+    expect(page.filters).toEqual(parseProjectsQuery({ bedrooms: '2' }).filters);
+    expect(parseProjectsQuery({ match: false }).match).toBe(false);
   });
 
   it('caps limit at 100 rather than failing', () => {

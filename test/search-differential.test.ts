@@ -1,24 +1,16 @@
-import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from '../src/demo/demo-bundle.js';
-import { hashApiKey } from '../src/domain/api-key.js';
 import { FACET_NAMES, MAX_OFFSET, SORT_VALUES, type FacetName } from '../src/domain/project-filters.js';
-import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { linkBuilder } from '../src/contract/links.js';
-import { toProjectListItem } from '../src/contract/presenters/projects.js';
-import { ok, Success } from '../src/contract/schemas/envelope.js';
-import { ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
-import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
-import { listProjects } from '../src/queries/projects-sql-reference.js';
-import { displayCurrency } from '../src/domain/currency.js';
+import type { KeyRecord } from '../src/queries/api-keys.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, centsText, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, referenceProjects, shownCents, type ReferenceCatalogue, type ReferenceUnit } from './helpers/projects-reference.js';
+import { keysByPriceVector, sqlReferenceBodies, type KeyWithRecord, type SqlReferenceBodies } from './helpers/sql-reference-body.js';
 
 /*
  * GET /projects from the in-memory search against the SQL path it replaced (src/queries/projects-sql-reference.ts,
@@ -93,11 +85,9 @@ const AGENCIES: Agency[] = [
 describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)', (driver) => {
   let t: TestApp;
   let withRadius: App;
-  let serializer: FastifyInstance;
-  let serializing: unknown;
+  let reference: SqlReferenceBodies;
   let catalogue: ReferenceCatalogue;
-  const keys = new Map<string, Promise<{ secret: string; record: KeyRecord }>>();
-  const links = linkBuilder(STATIC_BASE);
+  const keyRings = new Map<Agency, (priceVector: number) => Promise<KeyWithRecord>>();
 
   beforeAll(async () => {
     const env = { FACILITY_LINK_RADIUS_M: String(LINK_RADIUS_M), STATIC_BASE_URL: STATIC_BASE };
@@ -110,37 +100,22 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     });
     await withRadius.ready();
     // The route's response schema, serializing what the SQL path gives: the bytes the route sent before.
-    serializer = Fastify();
-    serializer.get('/', { schema: { response: { 200: Success(ProjectsPageSchema, 'the route schema') } } }, async () => serializing);
-    await serializer.ready();
+    reference = await sqlReferenceBodies(t, linkBuilder(STATIC_BASE));
     catalogue = await loadReferenceCatalogue(t.db);
   });
   afterAll(async () => {
-    await serializer?.close();
+    await reference?.close();
     await withRadius?.close();
     await t?.close();
   });
 
   const keyFor = (agency: Agency, priceVector: number) => {
-    const name = `${agency.id}:${priceVector}`;
-    let key = keys.get(name);
-    if (!key) {
-      key = t.key({ companyId: agency.id, authorId: agency.author, priceVector }).then(async (secret) => ({
-        secret,
-        record: (await findActiveKeyByHash(t.db, hashApiKey(secret)))!,
-      }));
-      keys.set(name, key);
-    }
-    return key;
+    let keys = keyRings.get(agency);
+    if (!keys) keyRings.set(agency, (keys = keysByPriceVector(t, agency)));
+    return keys(priceVector);
   };
 
-  async function sqlBody(query: Query, record: KeyRecord, radius: number | undefined): Promise<string> {
-    const page = parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, { ...query })) as never);
-    const scope = query.currency === undefined ? record : { ...record, display: displayCurrency(query.currency) };
-    const { total, items } = await listProjects(t.db, scope, page, { amenitiesRadiusM: radius });
-    serializing = ok({ total, items: items.map((row) => toProjectListItem(row, links)) });
-    return (await serializer.inject({ method: 'GET', url: '/' })).body;
-  }
+  const sqlBody = (query: Query, record: KeyRecord, radius: number | undefined) => reference.body(query, record, radius);
 
   /** The counts of a response's facets (their labels are test/code-names.test.ts's). */
   const countsOf = (facets: Record<string, { value: number | boolean; count: number }[]>) =>

@@ -1,22 +1,17 @@
 import { Value } from '@sinclair/typebox/value';
 import fc from 'fast-check';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
-import { hashApiKey } from '../src/domain/api-key.js';
 import { inBox, inShape } from '../src/domain/geo.js';
 import { FilterError, parsePolygon } from '../src/domain/project-filters.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { linkBuilder } from '../src/contract/links.js';
-import { toProjectListItem } from '../src/contract/presenters/projects.js';
-import { ok, Success } from '../src/contract/schemas/envelope.js';
-import { ListProjectsQuery, ProjectsPageSchema, ProjectsQuery } from '../src/contract/schemas/projects.js';
-import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
-import { listProjects } from '../src/queries/projects-sql-reference.js';
+import { ListProjectsQuery } from '../src/contract/schemas/projects.js';
+import type { KeyRecord } from '../src/queries/api-keys.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { catalogueBundle, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, type ReferenceCatalogue } from './helpers/projects-reference.js';
+import { keysByPriceVector, sqlReferenceBodies, type KeyWithRecord, type SqlReferenceBodies } from './helpers/sql-reference-body.js';
 
 /*
  * The map filters (`bbox`, `polygon`) of GET /projects from the in-memory search against the SQL
@@ -49,44 +44,24 @@ const STATIC_BASE = 'https://cdn.example.test/media';
 
 describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL reference (%s)', (driver) => {
   let t: TestApp;
-  let serializer: FastifyInstance;
-  let serializing: unknown;
+  let reference: SqlReferenceBodies;
   let catalogue: ReferenceCatalogue;
   let points: { lng: number; lat: number }[];
-  const keys = new Map<number, Promise<{ secret: string; record: KeyRecord }>>();
-  const links = linkBuilder(STATIC_BASE);
+  let keyFor: (priceVector: number) => Promise<KeyWithRecord>;
 
   beforeAll(async () => {
     t = await createTestApp(driver, catalogueBundle(), { STATIC_BASE_URL: STATIC_BASE });
-    serializer = Fastify();
-    serializer.get('/', { schema: { response: { 200: Success(ProjectsPageSchema, 'the route schema') } } }, async () => serializing);
-    await serializer.ready();
+    reference = await sqlReferenceBodies(t, linkBuilder(STATIC_BASE));
+    keyFor = keysByPriceVector(t);
     catalogue = await loadReferenceCatalogue(t.db);
     points = catalogue.projects.filter((p) => p.latitude !== null && p.longitude !== null).map((p) => ({ lng: p.longitude!, lat: p.latitude! }));
   });
   afterAll(async () => {
-    await serializer?.close();
+    await reference?.close();
     await t?.close();
   });
 
-  const keyFor = (priceVector: number) => {
-    let key = keys.get(priceVector);
-    if (!key) {
-      key = t.key({ companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, priceVector }).then(async (secret) => ({
-        secret,
-        record: (await findActiveKeyByHash(t.db, hashApiKey(secret)))!,
-      }));
-      keys.set(priceVector, key);
-    }
-    return key;
-  };
-
-  async function sqlBody(query: Query, record: KeyRecord): Promise<string> {
-    const page = parseProjectsQuery(Value.Convert(ProjectsQuery, Value.Default(ProjectsQuery, { ...query })) as never);
-    const { total, items } = await listProjects(t.db, record, page, { amenitiesRadiusM: undefined });
-    serializing = ok({ total, items: items.map((row) => toProjectListItem(row, links)) });
-    return (await serializer.inject({ method: 'GET', url: '/' })).body;
-  }
+  const sqlBody = (query: Query, record: KeyRecord) => reference.body(query, record);
 
   /** A coordinate: a project's own (to land on it exactly), or anywhere around the catalogue. */
   const coordinate = (axis: 'lng' | 'lat') =>

@@ -31,6 +31,8 @@ export type ProjectClusters = ResponseData<'listProjectClusters'>;
 /** The body of POST /projects/search: the query of GET /projects, `polygon` also as a GeoJSON Polygon or MultiPolygon. */
 export type ProjectsSearchBody = operations['searchProjects']['requestBody']['content']['application/json'];
 export type ProjectListItem = ProjectsPage['items'][number];
+/** With `match: true`: what matched inside a project (`units`, `price_from`, `size_from` of the units that satisfy the unit-level filters). */
+export type ProjectMatch = NonNullable<ProjectListItem['match']>;
 /** The facets of a page (only with `facets` in the query). */
 export type ProjectFacets = NonNullable<ProjectsPage['facets']>;
 /** One counted value of a facet: `value` (the id to filter by), `label`, `filterable`, `count`. */

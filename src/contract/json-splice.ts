@@ -20,3 +20,13 @@ export function spliceRawProperty(serialized: string, key: string, placeholder: 
   const valueAt = at + JSON.stringify(key).length + 1;
   return [serialized.slice(0, valueAt), ...rawParts, serialized.slice(at + marker.length)];
 }
+
+/**
+ * Serialized JSON of an object with one more property, `key`, whose value is the raw JSON text `raw`,
+ * after the others (the object's schema declares it last): `{"a":1}` -> `{"a":1,"key":raw}`.
+ */
+export function appendRawProperty(serializedObject: string, key: string, raw: string): string {
+  if (!serializedObject.endsWith('}')) throw new RawJsonError(`expected a serialized object to add ${key} to`);
+  const empty = serializedObject === '{}';
+  return `${serializedObject.slice(0, -1)}${empty ? '' : ','}${JSON.stringify(key)}:${raw}}`;
+}

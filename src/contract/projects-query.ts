@@ -108,5 +108,5 @@ export function parseProjectsQuery(query: ProjectsQuery): ProjectsPage {
     first.also = others;
     throw first;
   }
-  return { filters, sort: sort!, facets: facets!, limit: Math.min(limit, MAX_LIMIT), offset };
+  return { filters, sort: sort!, facets: facets!, limit: Math.min(limit, MAX_LIMIT), offset, match: query.match === true };
 }

@@ -85,6 +85,8 @@ export interface ProjectsPage {
   facets: FacetName[];
   limit: number;
   offset: number;
+  /** `match=true`: each item (and cluster) also shows what matched inside it; changes no match, order or count. */
+  match: boolean;
 }
 
 /*

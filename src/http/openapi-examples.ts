@@ -65,6 +65,8 @@ const projectsPage: Static<typeof ProjectsPageSchema> = {
       company,
       payment_plans: paymentPlans,
       preferences,
+      // With match=true: the units the unit-level filters keep ("from AED 1,315,000 · 4 units").
+      match: { units: 4, price_from: 1315000, size_from: 74.5 },
     },
   ],
 };
@@ -377,6 +379,7 @@ const projectsParameters = {
   offset: 0,
   sort: '-price_from',
   facets: 'bedrooms,developer,area',
+  match: true,
 };
 const { limit: _limit, offset: _offset, sort: _sort, facets: _facets, ...projectFilters } = projectsParameters;
 
@@ -450,6 +453,7 @@ export const operationExamples: Record<string, OperationExamples> = {
             price_from: 1103560,
             currency: 'AED',
             project: null,
+            match: { units: 212, price_from: 1175000, currency: 'AED', size_from: 61.2 },
           },
           {
             tile: '11/1339/874',
@@ -459,6 +463,7 @@ export const operationExamples: Record<string, OperationExamples> = {
             price_from: 2450000,
             currency: 'AED',
             project: { id: 42, name: 'Marina Crest Residences', logo: `${BASE}/projects/42/logo.png` },
+            match: { units: 3, price_from: 2450000, currency: 'AED', size_from: 142 },
           },
         ],
       }),

@@ -7,6 +7,7 @@ import { haversineSql, inBoxSql, inShapeSql } from '../domain/geo.js';
 import { aedValueSql, convertedOnlySql, shownCurrencySql, shownPriceSql, type DisplayCurrency, type ReadScope } from '../domain/currency.js';
 import { baseLowerBoundSql, baseUpperBoundSql, FT2_PER_M2, keyPriceSql } from '../domain/pricing.js';
 import type { ProjectListRow } from '../contract/presenters/projects.js';
+import type { ProjectMatch } from '../contract/schemas/projects.js';
 import { featuresJson, firstImagePathSql, intArray, paymentPlansJson, paymentShareSql, unitSummaryWith } from './project-fragments.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
@@ -85,7 +86,13 @@ const SUBPLAN = sql.raw('OFFSET 0');
  * the same unit satisfies all of them (a cheap 2-bed and an expensive 3-bed do not make a cheap 3-bed).
  */
 function unitExists(filters: UnitFilters, priceVector: number, display: DisplayCurrency | undefined): Condition {
-  const conditions: Condition[] = [sql<SqlBool>`u.project_id = p.id`, sql<SqlBool>`u.deleted_at IS NULL`];
+  const conditions = [sql<SqlBool>`u.project_id = p.id`, sql<SqlBool>`u.deleted_at IS NULL`, ...unitPredicates(filters, priceVector, display)];
+  return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)} ${SUBPLAN})`;
+}
+
+/** The unit-level filters on the unit aliased u (of the project aliased p): what one unit must satisfy. */
+function unitPredicates(filters: UnitFilters, priceVector: number, display: DisplayCurrency | undefined): Condition[] {
+  const conditions: Condition[] = [];
   const keyPrice = display ? convertedOnlySql(sql.ref('u.price'), priceVector, display) : keyPriceSql(sql.ref('u.price'), priceVector);
 
   if (filters.bedrooms !== undefined || filters.bedroomsFiveOrMore) {
@@ -107,7 +114,7 @@ function unitExists(filters: UnitFilters, priceVector: number, display: DisplayC
 
   // The unit's copy of its tag ids (migration 0004) is in the covering index: no lookup per unit.
   if (filters.tagIds) conditions.push(sql<SqlBool>`u.tag_ids @> ${intArray(filters.tagIds)}`);
-  return sql<SqlBool>`EXISTS (SELECT 1 FROM units u WHERE ${and(conditions)} ${SUBPLAN})`;
+  return conditions;
 }
 
 /** Bedroom buckets of the unit summary: 0 to 4, and 5 for five or more (the values of `bedrooms`). */
@@ -265,7 +272,14 @@ export async function listProjects(
     // are planned each time (see RunOptions).
     reusePlan: conditions.length === 0,
   });
-  if (rows.length > 0) return { total: Number(rows[0].total), items: rows.map(({ total: _total, ...row }): ProjectListRow => row) };
+  if (rows.length > 0) {
+    const items = rows.map(({ total: _total, ...row }): ProjectListRow => row);
+    if (page.match) {
+      const matches = await pageMatches(db, scope, page.filters.units, items.map((item) => item.id));
+      for (const item of items) item.match = matches.get(item.id);
+    }
+    return { total: Number(rows[0].total), items };
+  }
   // Past the last page the window count has no row to ride on.
   const counted = await db
     .selectFrom('projects as p')
@@ -331,3 +345,33 @@ const projectsPageQuery = preparedQuery(
   ['contracted_developer_ids', 'limit', 'offset'],
   ['filters', 'order', 'shown_price', 'shown_currency'],
 );
+
+/*
+ * `match=true`: per project of the page, over its live units that satisfy every unit-level filter (the
+ * predicates of the unit EXISTS, none without unit-level filters): how many, the lowest price shown as
+ * price_from is, the smallest area. An aggregate without GROUP BY always gives one row: 0, NULL, NULL.
+ */
+async function pageMatches(db: Kysely<DB>, scope: ReadScope, filters: UnitFilters | undefined, ids: number[]): Promise<Map<number, ProjectMatch>> {
+  const predicates = filters ? unitPredicates(filters, scope.price_vector, scope.display) : [];
+  const rows = await db
+    .selectFrom('projects as p')
+    .innerJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('units as u')
+          .where(sql<SqlBool>`u.project_id = p.id`)
+          .where('u.deleted_at', 'is', null)
+          .$if(predicates.length > 0, (qb) => qb.where(and(predicates)))
+          .select([
+            sql<number>`count(*)`.as('units'),
+            shownPriceSql(sql`min(u.price)`, scope.price_vector, scope.display).as('price_from'),
+            sql<number | null>`min(u.unit_area)`.as('size_from'),
+          ])
+          .as('m'),
+      (join) => join.onTrue(),
+    )
+    .where('p.id', '=', sql<number>`ANY(${intArray(ids)})`)
+    .select(['p.id', 'm.units', 'm.price_from', 'm.size_from'])
+    .execute();
+  return new Map(rows.map(({ id, ...match }) => [id, { ...match, units: Number(match.units) }]));
+}

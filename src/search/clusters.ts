@@ -1,7 +1,9 @@
+import { compareAedValue } from '../domain/currency.js';
 import { tileOf } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
-import type { DisplayPrices } from './display-prices.js';
+import { shownPrice, type DisplayPrices } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
+import type { WhatMatched } from './what-matched.js';
 
 /*
  * GET /projects/clusters on a snapshot: the matching projects (the search's own result, so visibility
@@ -29,6 +31,18 @@ export interface Cluster {
   currency: string | null;
   /** Snapshot index of the only member (a cluster of one), else -1. */
   only: number;
+  /** With `match=true`: what matched inside the members (what-matched.ts). */
+  match?: ClusterMatch;
+}
+
+export interface ClusterMatch {
+  /** The members' matching units. */
+  units: number;
+  /** The lowest of the members' match prices by value, as GET /projects shows it; null when no matching unit has a price. */
+  price_from: number | null;
+  currency: string | null;
+  /** The smallest matching unit area; null when none. */
+  size_from: number | null;
 }
 
 export interface Clusters {
@@ -48,6 +62,11 @@ interface Cell {
   /** The member first in the price_from order (-1: none yet). */
   cheapest: number;
   only: number;
+  /** With `match=true`: the sum of the members' matching units, the member of the lowest match price by value (-1: none) and that price, the smallest area. */
+  matchUnits: number;
+  matchCheapest: number;
+  matchCents: number;
+  matchSize: number;
 }
 
 /** Each project's position in the ascending price_from order, per snapshot. */
@@ -64,6 +83,11 @@ function priceRanks(snapshot: Snapshot): Int32Array {
   return rank;
 }
 
+/**
+ * `matched` (with `match=true`) adds each cluster's `match`: the members' matching units summed, the
+ * lowest of their match prices chosen by value as `price_from` is (so across currencies by value in
+ * AED, no rate counting as no price, ties by id), the smallest area.
+ */
 export function clusterProjects(
   snapshot: Snapshot,
   matches: Int32Array,
@@ -71,30 +95,55 @@ export function clusterProjects(
   maxClusters: number,
   pricing: KeyPricing,
   display?: DisplayPrices,
+  matched?: WhatMatched,
 ): Clusters {
   const { latitude, longitude, minBaseCents, id, currencyIndex, currencies } = snapshot.projects;
   const rank = priceRanks(snapshot);
   const priced = (i: number) => !Number.isNaN(minBaseCents[i]);
   // Members in id order: the sums, and so the centroids, do not depend on the search's sort.
   const members = Int32Array.from(matches).sort((a, b) => id[a] - id[b]);
-  /** As GET /projects shows project i's price_from (find-projects.ts): converted when `currency=` has a rate for it. */
-  const priceOf = (i: number): { price_from: number | null; currency: string | null } => {
+  /** As GET /projects shows a price of project i (find-projects.ts): converted when `currency=` has a rate for it. */
+  const priceOf = (i: number, cents: number): { price_from: number | null; currency: string | null } => {
     if (i < 0) return { price_from: null, currency: null };
     const converted = display?.from[currencyIndex[i]];
-    if (converted) return { price_from: converted.shown(minBaseCents[i]), currency: JSON.parse(display!.json) as string };
-    return { price_from: pricing.keyCents(minBaseCents[i]) / 100, currency: currencies[currencyIndex[i]] };
+    return { price_from: shownPrice(cents, pricing, converted), currency: converted ? (JSON.parse(display!.json) as string) : currencies[currencyIndex[i]] };
+  };
+  // Each member's match, worked out once (not once per grid tried).
+  const memberMatch = matched && Array.from(members, (i) => ({ ...matched.of(i) }));
+  const aedPerUnit = Float64Array.from(currencies, (currency) => snapshot.rates.aedPerUnit(currency) ?? Number.NaN);
+  /** Whether a match price (cents) of member i comes before the cell's (of member j) by value; members come in id order, so a tie keeps j. */
+  const cheaperMatch = (i: number, cents: number, j: number, current: number): boolean => {
+    const [a, b] = [aedPerUnit[currencyIndex[i]], aedPerUnit[currencyIndex[j]]];
+    if (Number.isNaN(b)) return !Number.isNaN(a);
+    return !Number.isNaN(a) && compareAedValue(cents, a, current, b) < 0;
   };
   for (let gridZoom = zoom; ; gridZoom--) {
     const cells = new Map<string, Cell>();
-    for (const i of members) {
+    for (let k = 0; k < members.length; k++) {
+      const i = members[k];
       const lat = latitude[i];
       const lng = longitude[i];
       const { x, y } = tileOf(lng, lat, gridZoom);
       const tile = `${gridZoom}/${x}/${y}`;
       const cell = cells.get(tile);
+      const found = memberMatch?.[k];
       if (!cell) {
-        cells.set(tile, { count: 1, sumLat: lat, sumLng: lng, west: lng, south: lat, east: lng, north: lat, cheapest: priced(i) ? i : -1, only: i });
+        cells.set(tile, {
+          count: 1, sumLat: lat, sumLng: lng, west: lng, south: lat, east: lng, north: lat, cheapest: priced(i) ? i : -1, only: i,
+          matchUnits: found?.units ?? 0,
+          matchCheapest: found && !Number.isNaN(found.minBaseCents) ? i : -1,
+          matchCents: found?.minBaseCents ?? Number.NaN,
+          matchSize: found?.minArea ?? Number.NaN,
+        });
         continue;
+      }
+      if (found) {
+        cell.matchUnits += found.units;
+        if (!Number.isNaN(found.minBaseCents) && (cell.matchCheapest < 0 || cheaperMatch(i, found.minBaseCents, cell.matchCheapest, cell.matchCents))) {
+          cell.matchCheapest = i;
+          cell.matchCents = found.minBaseCents;
+        }
+        if (!(cell.matchSize <= found.minArea)) cell.matchSize = found.minArea;
       }
       cell.count++;
       cell.sumLat += lat;
@@ -112,8 +161,15 @@ export function clusterProjects(
         count: cell.count,
         centroid: { lat: cell.sumLat / cell.count, lng: cell.sumLng / cell.count },
         bounds: { west: cell.west, south: cell.south, east: cell.east, north: cell.north },
-        ...priceOf(cell.cheapest),
+        ...priceOf(cell.cheapest, cell.cheapest < 0 ? Number.NaN : minBaseCents[cell.cheapest]),
         only: cell.only,
+        ...(matched && {
+          match: {
+            units: cell.matchUnits,
+            ...priceOf(cell.matchCheapest, cell.matchCents),
+            size_from: Number.isNaN(cell.matchSize) ? null : cell.matchSize,
+          },
+        }),
       }));
       // Largest first; ties by tile, so the order is stable.
       clusters.sort((a, b) => b.count - a.count || (a.tile < b.tile ? -1 : a.tile > b.tile ? 1 : 0));

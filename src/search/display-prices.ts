@@ -1,4 +1,5 @@
 import { conversion, type Conversion, type DisplayCurrency } from '../domain/currency.js';
+import type { KeyPricing } from '../domain/pricing.js';
 import type { Snapshot } from './snapshot.js';
 
 /*
@@ -40,4 +41,14 @@ function convertedFrom(snapshot: Snapshot, priceVector: number, display: Display
       return rate === undefined ? undefined : conversion(priceVector, rate, target, display.currency);
     }),
   };
+}
+
+/**
+ * A base price (cents; NaN: none) as GET /projects shows a price of a project: converted when
+ * `currency=` has a rate for the project's currency (`converted`, from DisplayPrices.from), else in the
+ * key's prices; null without a price. One rule for `price_from`, `match.price_from` and the clusters'.
+ */
+export function shownPrice(cents: number, pricing: KeyPricing, converted: Conversion | undefined): number | null {
+  if (Number.isNaN(cents)) return null;
+  return converted ? converted.shown(cents) : pricing.keyCents(cents) / 100;
 }

@@ -6,10 +6,12 @@ import type { ReadScope } from '../domain/currency.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
-import { displayPrices, type DisplayPrices } from './display-prices.js';
+import { appendRawProperty } from '../contract/json-splice.js';
+import { displayPrices, shownPrice, type DisplayPrices } from './display-prices.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
+import { WhatMatched } from './what-matched.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
@@ -64,21 +66,23 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
 
   const { projects } = snapshot;
   const { order } = found;
+  // `match=true`: the page's items only, after paging (what-matched.ts).
+  const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, display) : undefined;
   const items: string[] = [];
   for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
     const i = order[k];
-    const cents = projects.minBaseCents[i];
     const converted = display?.from[projects.currencyIndex[i]];
+    const price = String(shownPrice(projects.minBaseCents[i], pricing, converted));
+    let item: string;
     if (converted) {
       // In the asked currency: the converted price, and the asked code in place of the project's.
-      const price = Number.isNaN(cents) ? 'null' : String(converted.shown(cents));
       const tail = projects.itemTail[i];
       const at = projects.currencyAt[i];
-      items.push(projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]));
-      continue;
+      item = projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]);
+    } else {
+      item = projects.itemHead[i] + price + projects.itemTail[i];
     }
-    const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
-    items.push(projects.itemHead[i] + price + projects.itemTail[i]);
+    items.push(matched ? appendRawProperty(item, 'match', matched.json(i)) : item);
   }
   const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]`, kept: found };
   if (found.facets) result.facets = found.facets;

@@ -24,6 +24,15 @@ export const FACET_STATUSES_SHIFT = 8;
 /** (withMatch(p) >>> FACET_STATUSES_SHIFT) & FACET_STATUSES: the statuses' bits. */
 export const FACET_STATUSES = ALL_STATUSES;
 
+/** What matched inside one project (`match=true`): see UnitMatcher.matching. */
+export interface UnitMatch {
+  units: number;
+  /** Lowest base price in cents; NaN when none of the units has a price. */
+  minBaseCents: number;
+  /** Smallest area, m²; NaN when there is no unit. */
+  minArea: number;
+}
+
 export class UnitMatcher {
   /** False when the request has no unit-level filter: every project passes (no EXISTS at all). */
   readonly active: boolean;
@@ -150,6 +159,47 @@ export class UnitMatcher {
     if (this.exact || possible === 0) return possible;
     if (!this.othersAllow(p)) return 0;
     return this.scanForFacets(p, possible);
+  }
+
+  /**
+   * `match=true` (what-matched.ts): over the live units of p that satisfy every unit-level filter, how
+   * many, their lowest base price and their smallest area, written into `into`. Without unit-level
+   * filters, the project's own figures (every live unit). Otherwise every unit of p is visited with the
+   * tests anyUnit applies (not from a tag's posting list: it holds the same units, but anyUnit may skip
+   * the one tag it walks, which a full walk must test). Called for the page's projects only.
+   */
+  matching(p: number, into: UnitMatch): UnitMatch {
+    const { unitStart, minBaseCents, sizeFrom } = this.snapshot.projects;
+    if (!this.active) {
+      into.units = unitStart[p + 1] - unitStart[p];
+      into.minBaseCents = minBaseCents[p];
+      into.minArea = sizeFrom[p];
+      return into;
+    }
+    let count = 0;
+    let lowest = Number.NaN;
+    let smallest = Number.NaN;
+    if (!this.impossible) {
+      if (this.lows) this.forProject(p);
+      const units = this.snapshot.units;
+      const { bedrooms, statuses, checksBedrooms, checksStatuses, tagMask } = this;
+      const listTag = tagMask !== undefined && !this.tagsBeyondList;
+      for (let u = unitStart[p]; u < unitStart[p + 1]; u++) {
+        if (checksBedrooms && !(bedrooms & (1 << bucketOf(units.bedrooms[u])))) continue;
+        if (checksStatuses && !((statuses >> units.status[u]) & 1)) continue;
+        if (listTag && !units.tags.hasAll(u, tagMask)) continue;
+        const base = units.baseCents[u];
+        if (!this.unitPassesBeyondCell(u, base)) continue;
+        count++;
+        // While `lowest` is NaN the test holds: the first priced unit sets it; an unpriced one (NaN) never does.
+        if (!(lowest <= base) && !Number.isNaN(base)) lowest = base;
+        if (!(smallest <= units.area[u])) smallest = units.area[u];
+      }
+    }
+    into.units = count;
+    into.minBaseCents = lowest;
+    into.minArea = smallest;
+    return into;
   }
 
   /** The currency (index) whose window forProject set last: -1, none yet. */

@@ -185,6 +185,8 @@ export interface ReferenceKey {
 export interface ReferenceItem {
   id: number;
   price_from: number | null;
+  /** Only with `match=true`: the project's live units that satisfy every unit-level filter (all of them without one). */
+  match?: { units: number; price_from: number | null; size_from: number | null };
 }
 
 const NEAR = {
@@ -386,13 +388,22 @@ export function referenceProjects(
 
   const limit = Math.min(query.limit === undefined ? 20 : Number(query.limit), 100);
   const offset = query.offset === undefined ? 0 : Number(query.offset);
-  const items = matching.slice(offset, offset + limit).map((project) => {
-    const prices = (catalogue.unitsByProject.get(project.id) ?? [])
-      .filter((unit) => !unit.deleted)
-      .map((unit) => shownAmount(unit, project.currency)?.amount ?? null)
-      .filter((amount): amount is Fraction => amount !== null);
+  /** The lowest shown price of the units, as the JSON number the API returns; null when none has a price. */
+  const lowestPrice = (units: ReferenceUnit[], projectCurrency: string): number | null => {
+    const prices = units.map((unit) => shownAmount(unit, projectCurrency)?.amount ?? null).filter((amount): amount is Fraction => amount !== null);
     const lowest = prices.reduce<Fraction | null>((min, amount) => (min === null || compare(amount, min) < 0 ? amount : min), null);
-    return { id: project.id, price_from: lowest === null ? null : amountToNumber(lowest) };
+    return lowest === null ? null : amountToNumber(lowest);
+  };
+  const items = matching.slice(offset, offset + limit).map((project): ReferenceItem => {
+    const live = (catalogue.unitsByProject.get(project.id) ?? []).filter((unit) => !unit.deleted);
+    const item: ReferenceItem = { id: project.id, price_from: lowestPrice(live, project.currency) };
+    if (query.match === 'true') {
+      // `match=true` (OpenAPI text): the units satisfying every unit-level filter; without one, every unit.
+      const matched = unitLevel ? live.filter((unit) => unitMatches(unit, project.currency)) : live;
+      const sizes = matched.map((unit) => unit.unit_area);
+      item.match = { units: matched.length, price_from: lowestPrice(matched, project.currency), size_from: sizes.length === 0 ? null : Math.min(...sizes) };
+    }
+    return item;
   });
   return { total: matching.length, items };
 }

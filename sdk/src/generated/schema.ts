@@ -230,7 +230,7 @@ export interface paths {
         };
         /**
          * Search projects
-         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.
+         * @description Published projects of contracted developers, filtered (all filters combine with AND) and paginated. Items are in the order of `sort` (default: name, then id), so paging with the same filters and sort never repeats or skips a project; stop when `offset` + number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the key’s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With `fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card. With `match=true` (an addition), each item also has `match`: how many of its units satisfy the unit-level filters, their lowest price and smallest area ("2-bed from AED 1,103,560 · 4 units").
          */
         get: operations["listProjects"];
         put?: never;
@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * Projects grouped for a map
-         * @description The projects GET /projects would find with the same filters, inside the viewport `bbox`, grouped by map grid tile at `zoom`: per cluster its count, centroid, bounds and lowest price (in the key’s prices); a cluster of one names its project. At most 200 clusters; the counts add up to `total`. Visibility and prices are exactly those of GET /projects.
+         * @description The projects GET /projects would find with the same filters, inside the viewport `bbox`, grouped by map grid tile at `zoom`: per cluster its count, centroid, bounds and lowest price (in the key’s prices); a cluster of one names its project. At most 200 clusters; the counts add up to `total`. Visibility and prices are exactly those of GET /projects. With `match=true` (an addition), each cluster also has `match`: its projects’ units that satisfy the unit-level filters, their lowest price and smallest area.
          */
         get: operations["listProjectClusters"];
         put?: never;
@@ -2911,12 +2911,17 @@ export interface operations {
                  */
                 sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
                 /**
+                 * @description `true` (an addition): each item also carries `match`, what matched inside the project: the number of its units that satisfy every unit-level filter of the request (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`), their lowest price and their smallest area, so a card can read "2-bed from AED 1,103,560 · 4 units" where `price_from` is the lowest price of all units. Without unit-level filters it holds the project’s own figures. On GET /projects/clusters each cluster gets it over its projects. `false` or absent: no `match` (the answer as without it).
+                 * @example true
+                 */
+                match?: boolean;
+                /**
                  * @description Comma-separated facet names (`bedrooms`, `statuses`, `development_status`, `developer`, `unit_types`, `area`, `is_branded`, `is_resale`, `is_escrow`). When given, `facets` in the response holds, per facet, the number of matching projects per value, each facet counted under every filter except its own (as if its own filter asked for that value alone). Not given: no `facets` in the response.
                  * @example bedrooms,developer,area
                  */
                 facets?: string;
                 /**
-                 * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`. An unknown name is answered 400 listing the unknown names.
+                 * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`, `match`. An unknown name is answered 400 listing the unknown names.
                  * @example id,name,logo,price_from
                  */
                 fields?: string;
@@ -3007,6 +3012,11 @@ export interface operations {
                      *                   "type": 2
                      *                 }
                      *               ]
+                     *             },
+                     *             "match": {
+                     *               "units": 4,
+                     *               "price_from": 1315000,
+                     *               "size_from": 74.5
                      *             }
                      *           }
                      *         ]
@@ -3190,6 +3200,22 @@ export interface operations {
                                         /** @description 1 feature, 2 amenity */
                                         type: 1 | 2;
                                     }[];
+                                };
+                                /**
+                                 * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
+                                 * @example {
+                                 *       "units": 4,
+                                 *       "price_from": 1103560,
+                                 *       "size_from": 74.5
+                                 *     }
+                                 */
+                                match?: {
+                                    /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
+                                    units: number;
+                                    /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
+                                    price_from: number | null;
+                                    /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
+                                    size_from: number | null;
                                 };
                             }[];
                         };
@@ -3524,10 +3550,12 @@ export interface operations {
                     currency?: string;
                     /** @description Order of the items, default `name`. `name`, `price_from` (lowest unit price by its value in AED at the catalogue’s rates, so a mixed catalogue is compared by value; the order is the same for every price vector and every `currency`; a project whose currency has no rate counts as having no price), `size_from` (smallest unit area), `handover_date`, `newest` (creation time, newest first) and `distance` (from `lat`/`lng`; only with them) ascend; a leading `-` descends (`-newest` is oldest first). Projects without a value (no priced unit, no unit, no handover date) come last in both directions; ties are broken by id, ascending. */
                     sort?: "name" | "-name" | "price_from" | "-price_from" | "size_from" | "-size_from" | "handover_date" | "-handover_date" | "newest" | "-newest" | "distance" | "-distance";
+                    /** @description `true` (an addition): each item also carries `match`, what matched inside the project: the number of its units that satisfy every unit-level filter of the request (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`), their lowest price and their smallest area, so a card can read "2-bed from AED 1,103,560 · 4 units" where `price_from` is the lowest price of all units. Without unit-level filters it holds the project’s own figures. On GET /projects/clusters each cluster gets it over its projects. `false` or absent: no `match` (the answer as without it). */
+                    match?: boolean;
                     /** @description Comma-separated facet names (`bedrooms`, `statuses`, `development_status`, `developer`, `unit_types`, `area`, `is_branded`, `is_resale`, `is_escrow`). When given, `facets` in the response holds, per facet, the number of matching projects per value, each facet counted under every filter except its own (as if its own filter asked for that value alone). Not given: no `facets` in the response. */
                     facets?: string;
                     /**
-                     * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`. An unknown name is answered 400 listing the unknown names.
+                     * @description Comma-separated names of the top-level properties to return, e.g. `id,name,logo,price_from`; every other property is left out (an addition to the specification: without `fields` the full object is returned). The properties keep their order and their full content. Names: `id`, `name`, `status`, `development_status`, `is_branded`, `is_resale`, `is_escrow`, `handover_date`, `price_from`, `size_from`, `currency`, `logo`, `company`, `payment_plans`, `preferences`, `match`. An unknown name is answered 400 listing the unknown names.
                      * @example id,name,logo,price_from
                      */
                     fields?: string;
@@ -3607,6 +3635,11 @@ export interface operations {
                      *                   "type": 2
                      *                 }
                      *               ]
+                     *             },
+                     *             "match": {
+                     *               "units": 4,
+                     *               "price_from": 1315000,
+                     *               "size_from": 74.5
                      *             }
                      *           }
                      *         ]
@@ -3790,6 +3823,22 @@ export interface operations {
                                         /** @description 1 feature, 2 amenity */
                                         type: 1 | 2;
                                     }[];
+                                };
+                                /**
+                                 * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
+                                 * @example {
+                                 *       "units": 4,
+                                 *       "price_from": 1103560,
+                                 *       "size_from": 74.5
+                                 *     }
+                                 */
+                                match?: {
+                                    /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
+                                    units: number;
+                                    /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
+                                    price_from: number | null;
+                                    /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
+                                    size_from: number | null;
                                 };
                             }[];
                         };
@@ -5397,6 +5446,11 @@ export interface operations {
                  */
                 currency?: string;
                 /**
+                 * @description `true` (an addition): each item also carries `match`, what matched inside the project: the number of its units that satisfy every unit-level filter of the request (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, `parking_min`, `unit_preference_ids`), their lowest price and their smallest area, so a card can read "2-bed from AED 1,103,560 · 4 units" where `price_from` is the lowest price of all units. Without unit-level filters it holds the project’s own figures. On GET /projects/clusters each cluster gets it over its projects. `false` or absent: no `match` (the answer as without it).
+                 * @example true
+                 */
+                match?: boolean;
+                /**
                  * @description The map’s viewport (required): Viewport: `west,south,east,north` in degrees (GeoJSON order: longitudes and latitudes of the south-west and north-east corners). Only projects whose coordinates lie in the box, its edges and corners included. west <= east and south <= north: a box across the antimeridian is not supported. Projects without coordinates never match. Combines with every other filter (including `lat`/`lng`/`radius_km` and `polygon`) by AND.
                  * @example 54.9,24.8,55.6,25.4
                  */
@@ -5458,7 +5512,13 @@ export interface operations {
                      *             },
                      *             "price_from": 1103560,
                      *             "currency": "AED",
-                     *             "project": null
+                     *             "project": null,
+                     *             "match": {
+                     *               "units": 212,
+                     *               "price_from": 1175000,
+                     *               "currency": "AED",
+                     *               "size_from": 61.2
+                     *             }
                      *           },
                      *           {
                      *             "tile": "11/1339/874",
@@ -5479,6 +5539,12 @@ export interface operations {
                      *               "id": 42,
                      *               "name": "Marina Crest Residences",
                      *               "logo": "https://cdn.example-agency.ae/projects/42/logo.png"
+                     *             },
+                     *             "match": {
+                     *               "units": 3,
+                     *               "price_from": 2450000,
+                     *               "currency": "AED",
+                     *               "size_from": 142
                      *             }
                      *           }
                      *         ]
@@ -5536,6 +5602,25 @@ export interface operations {
                                     /** @description Link to the project’s first image; null when it has none. */
                                     logo: string | null;
                                 } | null;
+                                /**
+                                 * @description Only with `match=true`: what matched inside the cluster’s projects (see `match` of GET /projects items), e.g. "2-bed from AED 1,103,560 · 37 units".
+                                 * @example {
+                                 *       "units": 37,
+                                 *       "price_from": 1103560,
+                                 *       "currency": "AED",
+                                 *       "size_from": 61.2
+                                 *     }
+                                 */
+                                match?: {
+                                    /** @description The sum of the projects’ `match.units`: their units that satisfy every unit-level filter (all their units without one). */
+                                    units: number;
+                                    /** @description The lowest `match.price_from` of its projects by value, chosen and shown as the cluster’s `price_from` is (in AED at the catalogue’s rates; shown in the key’s prices, in that project’s currency or the one asked for); null when no matching unit has a price. */
+                                    price_from: number | null;
+                                    /** @description The currency of `match.price_from`; null with it. */
+                                    currency: string | null;
+                                    /** @description The smallest `match.size_from` of its projects, m²; null when none has one. */
+                                    size_from: number | null;
+                                };
                             }[];
                         };
                     };

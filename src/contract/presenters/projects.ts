@@ -1,5 +1,5 @@
 import type { LinkBuilder } from '../links.js';
-import type { ProjectListItem } from '../schemas/projects.js';
+import type { ProjectListItem, ProjectMatch } from '../schemas/projects.js';
 
 /*
  * Project rows as the API shows them. Shared by the routes and by the in-memory search, which renders
@@ -32,6 +32,8 @@ export interface ProjectListRow {
   company_logo_path: string | null;
   payment_plans: { type: number; percent: number }[];
   features: FeatureRow[];
+  /** Only with `match=true` (the SQL reference's; the in-memory search splices its own into the item text). */
+  match?: ProjectMatch;
 }
 
 export function toPaymentPlan(plan: { type: number; percent: number }) {
@@ -64,5 +66,6 @@ export function toProjectListItem(row: ProjectListRow, links: LinkBuilder): Proj
     company: { id: row.company_id, name: row.company_name, logo: links(row.company_logo_path) },
     payment_plans: row.payment_plans.map(toPaymentPlan),
     preferences: toPreferences(row.features),
+    ...(row.match && { match: row.match }),
   };
 }

@@ -26,6 +26,24 @@ export type ClustersQuery = Static<typeof ClustersQuery>;
 
 const Degrees = (description: string) => Type.Number({ description });
 
+/** `match=true`: the `match` of GET /projects over a cluster's projects (src/search/clusters.ts). */
+export const ClusterMatch = Type.Object(
+  {
+    units: Type.Integer({ minimum: 0, description: 'The sum of the projects\u2019 `match.units`: their units that satisfy every unit-level filter (all their units without one).' }),
+    price_from: Type.Union([Type.Number(), Type.Null()], {
+      description:
+        'The lowest `match.price_from` of its projects by value, chosen and shown as the cluster\u2019s `price_from` is (in AED at the ' +
+        'catalogue\u2019s rates; shown in the key\u2019s prices, in that project\u2019s currency or the one asked for); null when no matching unit has a price.',
+    }),
+    currency: Type.Union([Type.String(), Type.Null()], { description: 'The currency of `match.price_from`; null with it.' }),
+    size_from: Type.Union([Type.Number(), Type.Null()], { description: 'The smallest `match.size_from` of its projects, m²; null when none has one.' }),
+  },
+  {
+    description: 'Only with `match=true`: what matched inside the cluster\u2019s projects (see `match` of GET /projects items), e.g. "2-bed from AED 1,103,560 \u00b7 37 units".',
+    examples: [{ units: 37, price_from: 1103560, currency: 'AED', size_from: 61.2 }],
+  },
+);
+
 export const ProjectCluster = Type.Object(
   {
     tile: Type.String({ description: 'The grid tile as `zoom/x/y` (web mercator, the XYZ scheme of web maps).' }),
@@ -46,6 +64,7 @@ export const ProjectCluster = Type.Object(
     }),
     currency: Type.Union([Type.String(), Type.Null()], { description: 'The currency of `price_from` (projects of a cluster may be priced in several); null with it.' }),
     project: Type.Union([FlatProject, Type.Null()], { description: 'A cluster of one names its project (as GET /projects/list does); null otherwise.' }),
+    match: Type.Optional(ClusterMatch),
   },
   { description: 'Projects that fall in one grid tile.' },
 );

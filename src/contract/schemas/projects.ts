@@ -207,6 +207,16 @@ export const ProjectsQuery = Type.Object(
         },
       ),
     ),
+    match: Type.Optional(
+      Type.Boolean({
+        description:
+          '`true` (an addition): each item also carries `match`, what matched inside the project: the number of its units that satisfy ' +
+          'every unit-level filter of the request (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
+          '`parking_min`, `unit_preference_ids`), their lowest price and their smallest area, so a card can read "2-bed from AED 1,103,560 · ' +
+          '4 units" where `price_from` is the lowest price of all units. Without unit-level filters it holds the project\u2019s own figures. ' +
+          'On GET /projects/clusters each cluster gets it over its projects. `false` or absent: no `match` (the answer as without it).',
+      }),
+    ),
     facets: Type.Optional(
       Type.String({
         description:
@@ -219,6 +229,36 @@ export const ProjectsQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ProjectsQuery = Static<typeof ProjectsQuery>;
+
+/** `match=true`: what matched inside a project (src/search/what-matched.ts computes it, the SQL reference too). */
+export const ProjectMatch = Type.Object(
+  {
+    units: Type.Integer({
+      minimum: 0,
+      description:
+        'The project\u2019s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the ' +
+        'search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched ' +
+        'through them); 0 only for a project without units.',
+    }),
+    price_from: Nullable(
+      Type.Number(),
+      'The lowest price among those units, shown exactly as the item\u2019s `price_from` is (the key\u2019s prices; with `currency=`, that currency ' +
+        'unless the project\u2019s has no rate), in the item\u2019s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit ' +
+        'is "price on request"). Without unit-level filters, the item\u2019s `price_from`.',
+    ),
+    size_from: Nullable(
+      Type.Number(),
+      'The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item\u2019s `size_from`.',
+    ),
+  },
+  {
+    description:
+      'Only with `match=true`: the units of the project that satisfy the request\u2019s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: ' +
+      'how many, from which price and from which size.',
+    examples: [{ units: 4, price_from: 1103560, size_from: 74.5 }],
+  },
+);
+export type ProjectMatch = Static<typeof ProjectMatch>;
 
 export const ProjectListItem = Type.Object(
   {
@@ -237,6 +277,7 @@ export const ProjectListItem = Type.Object(
     company: CompanyRef,
     payment_plans: Type.Array(PaymentPlan, { description: 'The payment plan, in plan order; empty when none.' }),
     preferences: ProjectPreferences,
+    match: Type.Optional(ProjectMatch),
   },
   { description: 'A project in the paginated list.' },
 );

@@ -55,8 +55,8 @@ export interface Catalogue {
  * result cache drops the search, or the snapshot is replaced): REST splices the page's JSON text into
  * its answer, but a tool's structured content is an object, and parsing the page again on every call
  * was a good part of an MCP search's CPU. The cache key of a result holds everything a page depends on
- * but its offset and limit (the key's developers and prices, the filters, the sort, the facets), so a
- * page is found by those two. The first few pages only: repeated searches read those.
+ * but its offset, limit and `match` (the key's developers and prices, the filters, the sort, the facets),
+ * so a page is found by those three. The first few pages only: repeated searches read those.
  */
 const parsedPages = new WeakMap<FoundList, Map<string, ProjectsPage>>();
 const PAGES_KEPT = 4;
@@ -87,7 +87,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
       const page = parseProjectsQuery(query);
       const found = findProjects(await search.latest(), auth, page, context);
-      const pageKey = `${page.offset},${page.limit}`;
+      const pageKey = `${page.offset},${page.limit},${page.match}`;
       const kept = parsedPages.get(found.kept);
       const known = kept?.get(pageKey);
       if (known) return known;

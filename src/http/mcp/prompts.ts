@@ -26,7 +26,7 @@ export const PROMPTS: PromptDefinition[] = [
         `A client of our agency has this brief: "${brief}".`,
         `Find up to ${size || '5'} projects that fit it, using the catalogue tools:`,
         '1. Map every named place, developer, feature, amenity or unit tag to its id with list_reference (areas, developers, features, amenities, unit_tags). Never guess ids.',
-        '2. Call search_projects with the matching filters (bedrooms, price_max/price_min in the agency\u2019s prices, area via facets, handover_to, payment filters, preference ids). Ask for facets (e.g. "bedrooms,area") to see where the matches are; if nothing matches, relax one constraint at a time and say which.',
+        '2. Call search_projects with the matching filters (bedrooms, price_max/price_min in the agency\u2019s prices, area via facets, handover_to, payment filters, preference ids). Ask for facets (e.g. "bedrooms,area") to see where the matches are, and set match: true so that each project says how many of its units fit the unit filters and the cheapest of them; if nothing matches, relax one constraint at a time and say which.',
         '3. For the best candidates call get_project and pick the units that fit (bedrooms, price, status "on sale" preferred).',
         '4. Present the shortlist: project name, developer, area, handover, payment plan, and for each unit its number, bedrooms, size in m² and price exactly as given (the agency\u2019s prices), with the project and unit ids.',
         'Do not submit any application; offer to prepare one if the client is interested.',

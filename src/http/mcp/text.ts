@@ -21,7 +21,11 @@ const money = (value: number | null, currency: string) => (value === null ? 'pri
 const day = (value: string | null) => (value ? value.slice(0, 10) : 'not set');
 const bedrooms = (count: number) => (count === 0 ? 'studio' : `${count} BR`);
 
-export function searchText(page: ProjectsPage, query: ProjectsQuery): string {
+/**
+ * `unitLevel`: the search has unit-level filters and asked `match: true`: each project also says what
+ * matched inside it (without unit-level filters `match` repeats the project's own figures: not shown).
+ */
+export function searchText(page: ProjectsPage, query: ProjectsQuery, unitLevel = false): string {
   const offset = query.offset ?? 0;
   const lines = [
     page.total === 0
@@ -32,7 +36,8 @@ export function searchText(page: ProjectsPage, query: ProjectsQuery): string {
     const plan = item.payment_plans.length ? `; plan ${item.payment_plans.map((part) => `${part.percent}%`).join('/')}` : '';
     lines.push(
       `- [project ${item.id}] ${item.name} by ${item.company.name}: from ${money(item.price_from, item.currency)}` +
-        `${item.size_from === null ? '' : `, from ${amount(item.size_from)} m²`}; handover ${day(item.handover_date)}${plan}`,
+        `${item.size_from === null ? '' : `, from ${amount(item.size_from)} m²`}; handover ${day(item.handover_date)}${plan}` +
+        (unitLevel && item.match ? `; ${matchText(item.match, item.currency)}` : ''),
     );
   }
   if (page.facets) {
@@ -42,6 +47,12 @@ export function searchText(page: ProjectsPage, query: ProjectsQuery): string {
   }
   if (offset + page.items.length < page.total) lines.push(`More: call again with offset ${offset + page.items.length}.`);
   return lines.join('\n');
+}
+
+/** "3 units match the unit filters, from AED 1,103,560, from 70.2 m²". */
+function matchText(match: NonNullable<ProjectsPage['items'][number]['match']>, currency: string): string {
+  const size = match.size_from === null ? '' : `, from ${amount(match.size_from)} m²`;
+  return `${match.units} unit${match.units === 1 ? '' : 's'} match${match.units === 1 ? 'es' : ''} the unit filters, from ${money(match.price_from, currency)}${size}`;
 }
 
 export function projectText(project: ProjectDetailData): string {

@@ -4,6 +4,7 @@ import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/ide
 import { badRequest } from '../errors.js';
 import { ApplicationBody } from '../../contract/schemas/applications.js';
 import { IdParams } from '../../contract/schemas/params.js';
+import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { ProjectsQuery } from '../../contract/schemas/projects.js';
 import { compileValidator, type RequestPart } from '../validation.js';
 import type { Catalogue, ProjectsPage } from './catalogue.js';
@@ -102,7 +103,9 @@ export const TOOLS: ToolDefinition[] = [
       'Prices are in this agency\u2019s own prices (the same figures the agency shows its clients). Unit-level filters (bedrooms, statuses, ' +
       'price_*, size_*, parking_min, unit_preference_ids) must all hold for one and the same unit. List filters take comma-separated ids ' +
       '(e.g. bedrooms "2,3"); get ids of areas, developers, features, amenities, unit tags and project types from list_reference first, never guess them. ' +
-      'Use `facets` to see how many projects each value would give (e.g. "bedrooms,area") before narrowing. Results are paged: `limit` (default 20, at most 100) and `offset`; ' +
+      'Use `facets` to see how many projects each value would give (e.g. "bedrooms,area") before narrowing. With unit-level filters, set `match: true`: each project then ' +
+      'also says how many of its units match them and their lowest price and size (e.g. its cheapest 2-bedroom), where `price_from` is the lowest price of all its units. ' +
+      'Results are paged: `limit` (default 20, at most 100) and `offset`; ' +
       'the answer says the total. Then call get_project for the details and units of a project.',
     inputSchema: ProjectsQuery,
     annotations: readOnly,
@@ -112,7 +115,9 @@ export const TOOLS: ToolDefinition[] = [
       // A page kept by the catalogue (a repeated search) comes with its text; the text depends on the
       // page and on the offset and sort, which the page's cache key holds.
       let text = searchTexts.get(page);
-      if (text === undefined) searchTexts.set(page, (text = searchText(page, query)));
+      // With `match: true`, the text gives what matched when the search has unit-level filters.
+      const unitLevel = query.match === true && parseProjectsQuery(query).filters.units !== undefined;
+      if (text === undefined) searchTexts.set(page, (text = searchText(page, query, unitLevel)));
       return { text, structured: page };
     },
   },

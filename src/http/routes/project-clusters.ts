@@ -6,6 +6,7 @@ import { matchProjects } from '../../search/find-projects.js';
 import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { displayPrices } from '../../search/display-prices.js';
+import { WhatMatched } from '../../search/what-matched.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import type { AppDeps } from '../deps.js';
 
@@ -20,7 +21,8 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
         description:
           'The projects GET /projects would find with the same filters, inside the viewport `bbox`, grouped by map grid tile at `zoom`: ' +
           'per cluster its count, centroid, bounds and lowest price (in the key\u2019s prices); a cluster of one names its project. At most ' +
-          `${MAX_CLUSTERS} clusters; the counts add up to \`total\`. Visibility and prices are exactly those of GET /projects.`,
+          `${MAX_CLUSTERS} clusters; the counts add up to \`total\`. Visibility and prices are exactly those of GET /projects. With ` +
+          '`match=true` (an addition), each cluster also has `match`: its projects\u2019 units that satisfy the unit-level filters, their lowest price and smallest area.',
         querystring: ClustersQuery,
         response: responses({ 200: Success(ProjectClusters, 'The clusters of the matching projects.') }),
       },
@@ -34,7 +36,9 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
       const scope = display ? { ...request.auth, display } : request.auth;
       const found = matchProjects(snapshot, scope, page, { amenitiesRadiusM: config.amenitiesRadiusM });
       const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
-      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, keyPricing(request.auth.price_vector), prices);
+      const pricing = keyPricing(request.auth.price_vector);
+      const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
+      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, pricing, prices, matched);
       const { flatItem } = snapshot.projects;
       return ok({
         total: found.order.length,

@@ -66,7 +66,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
           'number of items >= `total`. Unit-level filters (`bedrooms`, `statuses`, `price_*`, `price_per_ft2_*`, `price_per_m2_*`, `size_*`, ' +
           '`parking_min`, `unit_preference_ids`) must all be satisfied by one and the same unit of the project. Price bounds are in the ' +
           'key\u2019s prices (with `currency`, in that currency). With `facets`, the response also counts the matching projects per value of each facet asked for. With ' +
-          '`fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card.',
+          '`fields` (an addition), each item keeps only the properties named, e.g. `fields=id,name,logo,price_from` for a search card. With ' +
+          '`match=true` (an addition), each item also has `match`: how many of its units satisfy the unit-level filters, their lowest price and ' +
+          'smallest area ("2-bed from AED 1,103,560 \u00b7 4 units").',
         querystring: ListProjectsQuery,
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
