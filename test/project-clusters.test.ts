@@ -191,6 +191,22 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
     expect(matched, 'clusters with match=true were compared').toBeGreaterThan(NUM_RUNS / 5);
   }, 600_000);
 
+  it('asked again, a search\u2019s clusters come from its kept result, by zoom and match: each view as the plain grid says', async () => {
+    const { secret, record } = await keyFor(3.5);
+    const search = { bbox: '54,24,56.5,26', bedrooms: '2' };
+    const members = await referenceMembers(search, record);
+    // The first asks make the search kept (from its second sighting on); the later ones are answered from it.
+    const views = [[10, false], [10, false], [10, false], [12, false], [10, true], [12, true], [4, false], [10, false]] as const;
+    for (const [zoom, match] of views) {
+      const query = { ...search, zoom: String(zoom), ...(match && { match: 'true' }) };
+      const res = await t.app.inject({ method: 'GET', url: `/projects/clusters?${new URLSearchParams(query)}`, headers: { 'x-api-key': secret } });
+      const data = res.json().data as { grid_zoom: number; clusters: { tile: string; count: number; match?: unknown }[] };
+      const expected = naiveClusters(match ? await referenceMembers({ ...search, match: 'true' }, record) : members, zoom, MAX_CLUSTERS);
+      expect(data.grid_zoom, `zoom ${zoom}, match ${match}`).toBe(expected.gridZoom);
+      expect(data.clusters.map((c) => [c.tile, c.count, c.match]), `zoom ${zoom}, match ${match}`).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.match]));
+    }
+  });
+
   it('coarsens the grid a level at a time until the clusters fit (against the plain grid with a small limit)', async () => {
     const { record } = await keyFor(-7.3);
     const members = await referenceMembers({ bbox: '-180,-90,180,90' }, record);

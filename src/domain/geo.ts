@@ -276,11 +276,24 @@ export interface Tile {
   y: number;
 }
 
-export function tileOf(lng: number, lat: number, zoom: number): Tile {
+/** A longitude's web-mercator x in [0, 1] (0: 180° W). */
+export function mercatorX(lng: number): number {
+  return (lng + 180) / 360;
+}
+
+/** A latitude's web-mercator y (0: the projection's north edge, 1: its south edge; beyond them outside [0, 1]). */
+export function mercatorY(lat: number): number {
+  return (1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2;
+}
+
+/** The column or row at zoom `zoom` of a mercator coordinate (mercatorX, mercatorY), clamped to the grid. */
+export function tileIndex(mercator: number, zoom: number): number {
   const n = 2 ** zoom;
-  const phi = (lat * Math.PI) / 180;
-  const clamp = (value: number) => Math.min(n - 1, Math.max(0, Math.floor(value)));
-  return { zoom, x: clamp(((lng + 180) / 360) * n), y: clamp(((1 - Math.asinh(Math.tan(phi)) / Math.PI) / 2) * n) };
+  return Math.min(n - 1, Math.max(0, Math.floor(mercator * n)));
+}
+
+export function tileOf(lng: number, lat: number, zoom: number): Tile {
+  return { zoom, x: tileIndex(mercatorX(lng), zoom), y: tileIndex(mercatorY(lat), zoom) };
 }
 
 /** The tile's edges in degrees (north is the top edge: y grows southwards). */

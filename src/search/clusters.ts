@@ -1,7 +1,8 @@
 import { compareAedValue } from '../domain/currency.js';
-import { tileOf } from '../domain/geo.js';
+import { mercatorX, mercatorY, tileIndex } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
+import type { FoundList } from './result-cache.js';
 import type { Snapshot } from './snapshot.js';
 import type { WhatMatched } from './what-matched.js';
 
@@ -69,8 +70,40 @@ interface Cell {
   matchSize: number;
 }
 
+/*
+ * The clusters of a search, kept with its result (result-cache.ts: the result's key holds the scope,
+ * the prices, the currency and every filter, viewport included), by zoom and `match`: a map showing
+ * the same view to many visitors asks the same clusters again, and they then cost a lookup. Weakly
+ * held: they go with the result when the result cache drops it or the snapshot is replaced.
+ */
+const keptClusters = new WeakMap<FoundList, Map<string, unknown>>();
+
+/** `make()`'s answer for this search's clusters at `view` (its zoom and options), made once per kept result. */
+export function clustersOnce<T>(found: FoundList, view: string, make: () => T): T {
+  let views = keptClusters.get(found);
+  if (!views) keptClusters.set(found, (views = new Map()));
+  if (!views.has(view)) views.set(view, make());
+  return views.get(view) as T;
+}
+
 /** Each project's position in the ascending price_from order, per snapshot. */
 const ranks = new WeakMap<Snapshot, Int32Array>();
+
+/*
+ * Each project's web-mercator coordinates, per snapshot: the tangent and inverse sine of a latitude
+ * cost more than the rest of a member's work, and a project's do not change with the request.
+ */
+const mercators = new WeakMap<Snapshot, { x: Float64Array; y: Float64Array }>();
+
+function mercatorOf(snapshot: Snapshot): { x: Float64Array; y: Float64Array } {
+  let mercator = mercators.get(snapshot);
+  if (!mercator) {
+    const { latitude, longitude } = snapshot.projects;
+    mercator = { x: Float64Array.from(longitude, mercatorX), y: Float64Array.from(latitude, mercatorY) };
+    mercators.set(snapshot, mercator);
+  }
+  return mercator;
+}
 
 function priceRanks(snapshot: Snapshot): Int32Array {
   let rank = ranks.get(snapshot);
@@ -97,11 +130,13 @@ export function clusterProjects(
   display?: DisplayPrices,
   matched?: WhatMatched,
 ): Clusters {
-  const { latitude, longitude, minBaseCents, id, currencyIndex, currencies } = snapshot.projects;
+  const { latitude, longitude, minBaseCents, currencyIndex, currencies } = snapshot.projects;
   const rank = priceRanks(snapshot);
+  const mercator = mercatorOf(snapshot);
   const priced = (i: number) => !Number.isNaN(minBaseCents[i]);
-  // Members in id order: the sums, and so the centroids, do not depend on the search's sort.
-  const members = Int32Array.from(matches).sort((a, b) => id[a] - id[b]);
+  // Members in id order: the sums, and so the centroids, do not depend on the search's sort. A
+  // snapshot's projects are in id order, so this is their indexes' numeric order (a native sort).
+  const members = Int32Array.from(matches).sort();
   /** As GET /projects shows a price of project i (find-projects.ts): converted when `currency=` has a rate for it. */
   const priceOf = (i: number, cents: number): { price_from: number | null; currency: string | null } => {
     if (i < 0) return { price_from: null, currency: null };
@@ -118,13 +153,14 @@ export function clusterProjects(
     return !Number.isNaN(a) && compareAedValue(cents, a, current, b) < 0;
   };
   for (let gridZoom = zoom; ; gridZoom--) {
-    const cells = new Map<string, Cell>();
+    // Keyed by x * 2^zoom + y (below 2^44 at zoom 22: exact as a double); `zoom/x/y` only for the answer.
+    const cells = new Map<number, Cell>();
+    const columns = 2 ** gridZoom;
     for (let k = 0; k < members.length; k++) {
       const i = members[k];
       const lat = latitude[i];
       const lng = longitude[i];
-      const { x, y } = tileOf(lng, lat, gridZoom);
-      const tile = `${gridZoom}/${x}/${y}`;
+      const tile = tileIndex(mercator.x[i], gridZoom) * columns + tileIndex(mercator.y[i], gridZoom);
       const cell = cells.get(tile);
       const found = memberMatch?.[k];
       if (!cell) {
@@ -156,8 +192,8 @@ export function clusterProjects(
       cell.only = -1;
     }
     if (cells.size <= maxClusters || gridZoom === 0) {
-      const clusters = [...cells].map(([tile, cell]): Cluster => ({
-        tile,
+      const clusters = [...cells].map(([key, cell]): Cluster => ({
+        tile: `${gridZoom}/${Math.floor(key / columns)}/${key % columns}`,
         count: cell.count,
         centroid: { lat: cell.sumLat / cell.count, lng: cell.sumLng / cell.count },
         bounds: { west: cell.west, south: cell.south, east: cell.east, north: cell.north },

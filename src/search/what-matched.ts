@@ -1,6 +1,7 @@
 import type { UnitFilters } from '../domain/project-filters.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
+import type { FoundList } from './result-cache.js';
 import type { Snapshot } from './snapshot.js';
 import { UnitMatcher, type UnitMatch } from './unit-matcher.js';
 
@@ -44,4 +45,25 @@ export class WhatMatched {
     const { units, price_from, size_from } = this.shown(i);
     return `{"units":${units},"price_from":${JSON.stringify(price_from)},"size_from":${JSON.stringify(size_from)}}`;
   }
+}
+
+/*
+ * The `match` JSON of a search's projects, kept with the search's result (result-cache.ts): its key
+ * holds everything the figures depend on (the unit-level filters, the key's prices, the currency), so
+ * a page asked again costs no walk of its projects' units. Only the first few pages' projects (the
+ * ones asked again); weakly held, they go with the result.
+ */
+const keptMatches = new WeakMap<FoundList, Map<number, string>>();
+const MATCHES_KEPT = 200;
+
+/** Project i's `match` JSON for the search of `found`, made by `matched()` once per kept result. */
+export function matchJsonOnce(found: FoundList, i: number, matched: () => WhatMatched): string {
+  let kept = keptMatches.get(found);
+  if (!kept) keptMatches.set(found, (kept = new Map()));
+  let json = kept.get(i);
+  if (json === undefined) {
+    json = matched().json(i);
+    if (kept.size < MATCHES_KEPT) kept.set(i, json);
+  }
+  return json;
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { keyPricing } from '../../domain/pricing.js';
-import { clusterProjects } from '../../search/clusters.js';
+import { clusterProjects, clustersOnce } from '../../search/clusters.js';
 import { matchProjects } from '../../search/find-projects.js';
 import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
@@ -35,16 +35,19 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
       const display = displayCurrencyOf(filters.currency, snapshot.rates);
       const scope = display ? { ...request.auth, display } : request.auth;
       const found = matchProjects(snapshot, scope, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
-      const pricing = keyPricing(request.auth.price_vector);
-      const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
-      const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, pricing, prices, matched);
-      const { flatItem } = snapshot.projects;
-      return ok({
-        total: found.order.length,
-        zoom,
-        grid_zoom: gridZoom,
-        clusters: clusters.map(({ only, ...cluster }) => ({ ...cluster, project: only < 0 ? null : (JSON.parse(flatItem[only]) as ProjectClusters['clusters'][number]['project']) })),
+      // Made once per search (its kept result), zoom and `match`; asked again, a lookup.
+      return clustersOnce(found, `${zoom} ${page.match}`, () => {
+        const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
+        const pricing = keyPricing(request.auth.price_vector);
+        const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
+        const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, pricing, prices, matched);
+        const { flatItem } = snapshot.projects;
+        return ok({
+          total: found.order.length,
+          zoom,
+          grid_zoom: gridZoom,
+          clusters: clusters.map(({ only, ...cluster }) => ({ ...cluster, project: only < 0 ? null : (JSON.parse(flatItem[only]) as ProjectClusters['clusters'][number]['project']) })),
+        });
       });
     },
   );
