@@ -66,6 +66,18 @@ describe.each(drivers)('match=true (%s)', (driver) => {
     expect(found['Harbour Point']).toMatchObject({ currency: 'USD', price_from: 320000, match: { units: 1, price_from: 320000, size_from: 65 } });
   });
 
+  it('asked again (a kept search), each page is its own: the pages of one search, in the key\u2019s prices, as asked the first time', async () => {
+    const pages = ['bedrooms=2&match=true&limit=1&offset=0', 'bedrooms=2&match=true&limit=1&offset=1', 'bedrooms=2&match=true&limit=2&offset=1'];
+    const first = await Promise.all(pages.map(async (query) => JSON.stringify(await items(query))));
+    const markedFirst = JSON.stringify(await items(pages[0], marked));
+    for (let ask = 0; ask < 3; ask++) {
+      for (const [k, query] of pages.entries()) expect(JSON.stringify(await items(query)), query).toBe(first[k]);
+      expect(JSON.stringify(await items(pages[0], marked))).toBe(markedFirst);
+    }
+    expect(new Set(first).size).toBe(3);
+    expect(markedFirst).not.toBe(first[0]);
+  });
+
   it('every unit-level filter narrows the units counted: price, tags, statuses, parking, size', async () => {
     const only = async (query: string) => {
       const list = await items(`${query}&match=true`);

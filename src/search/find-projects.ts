@@ -11,7 +11,7 @@ import { displayPrices, shownPrice, type DisplayPrices } from './display-prices.
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
-import { matchJsonOnce, WhatMatched } from './what-matched.js';
+import { matchedPageOnce, WhatMatched } from './what-matched.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
@@ -66,26 +66,30 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
 
   const { projects } = snapshot;
   const { order } = found;
-  // `match=true`: the page's items only, after paging, each made once per kept result (what-matched.ts).
-  let matcher: WhatMatched | undefined;
-  const matched = () => (matcher ??= new WhatMatched(snapshot, page.filters.units, pricing, display));
-  const items: string[] = [];
-  for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
-    const i = order[k];
-    const converted = display?.from[projects.currencyIndex[i]];
-    const price = String(shownPrice(projects.minBaseCents[i], pricing, converted));
-    let item: string;
-    if (converted) {
-      // In the asked currency: the converted price, and the asked code in place of the project's.
-      const tail = projects.itemTail[i];
-      const at = projects.currencyAt[i];
-      item = projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]);
-    } else {
-      item = projects.itemHead[i] + price + projects.itemTail[i];
+  const render = (): string => {
+    // `match=true`: the page's items only, after paging (what-matched.ts).
+    const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, display) : undefined;
+    const items: string[] = [];
+    for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
+      const i = order[k];
+      const converted = display?.from[projects.currencyIndex[i]];
+      const price = String(shownPrice(projects.minBaseCents[i], pricing, converted));
+      let item: string;
+      if (converted) {
+        // In the asked currency: the converted price, and the asked code in place of the project's.
+        const tail = projects.itemTail[i];
+        const at = projects.currencyAt[i];
+        item = projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]);
+      } else {
+        item = projects.itemHead[i] + price + projects.itemTail[i];
+      }
+      items.push(matched ? appendRawProperty(item, 'match', matched.json(i)) : item);
     }
-    items.push(page.match ? appendRawProperty(item, 'match', matchJsonOnce(found, i, matched)) : item);
-  }
-  const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]`, kept: found };
+    return `[${items.join(',')}]`;
+  };
+  // With `match=true` a page walks its projects' units: kept with the search's result, made once.
+  const items = page.match ? matchedPageOnce(found, page.offset, page.limit, render) : render();
+  const result: FoundProjects = { total: order.length, items, kept: found };
   if (found.facets) result.facets = found.facets;
   return result;
 }

@@ -48,22 +48,23 @@ export class WhatMatched {
 }
 
 /*
- * The `match` JSON of a search's projects, kept with the search's result (result-cache.ts): its key
+ * The items of a search's pages with `match`, kept with the search's result (result-cache.ts): its key
  * holds everything the figures depend on (the unit-level filters, the key's prices, the currency), so
- * a page asked again costs no walk of its projects' units. Only the first few pages' projects (the
- * ones asked again); weakly held, they go with the result.
+ * a page asked again costs no walk of its projects' units. The first few pages asked (the ones asked
+ * again); weakly held, they go with the result.
  */
-const keptMatches = new WeakMap<FoundList, Map<number, string>>();
-const MATCHES_KEPT = 200;
+const keptPages = new WeakMap<FoundList, Map<string, string>>();
+const PAGES_KEPT = 8;
 
-/** Project i's `match` JSON for the search of `found`, made by `matched()` once per kept result. */
-export function matchJsonOnce(found: FoundList, i: number, matched: () => WhatMatched): string {
-  let kept = keptMatches.get(found);
-  if (!kept) keptMatches.set(found, (kept = new Map()));
-  let json = kept.get(i);
-  if (json === undefined) {
-    json = matched().json(i);
-    if (kept.size < MATCHES_KEPT) kept.set(i, json);
+/** The items JSON of the page (offset, limit) of `found`'s search with `match`, made by `render()` once per kept result. */
+export function matchedPageOnce(found: FoundList, offset: number, limit: number, render: () => string): string {
+  let kept = keptPages.get(found);
+  if (!kept) keptPages.set(found, (kept = new Map()));
+  const key = `${offset} ${limit}`;
+  let items = kept.get(key);
+  if (items === undefined) {
+    items = render();
+    if (kept.size < PAGES_KEPT) kept.set(key, items);
   }
-  return json;
+  return items;
 }
