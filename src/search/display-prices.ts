@@ -1,4 +1,5 @@
 import { conversion, type Conversion, type DisplayCurrency } from '../domain/currency.js';
+import type { KeyPricing } from '../domain/pricing.js';
 import type { Snapshot } from './snapshot.js';
 
 /*
@@ -40,4 +41,14 @@ function convertedFrom(snapshot: Snapshot, priceVector: number, display: Display
       return rate === undefined ? undefined : conversion(priceVector, rate, target, display.currency);
     }),
   };
+}
+
+/**
+ * A base price (cents; NaN: none) as a read shows it, as JSON: converted when the read asks for a
+ * currency and the project's has a rate (`converted`), else in the key's prices. The list items and
+ * the unit details write their prices with it.
+ */
+export function shownPriceJson(cents: number, pricing: KeyPricing, converted: Conversion | undefined): string {
+  if (Number.isNaN(cents)) return 'null';
+  return String(converted ? converted.shown(cents) : pricing.keyCents(cents) / 100);
 }

@@ -6,7 +6,7 @@ import type { ReadScope } from '../domain/currency.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
-import { displayPrices, type DisplayPrices } from './display-prices.js';
+import { displayPrices, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
@@ -69,15 +69,14 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
     const i = order[k];
     const cents = projects.minBaseCents[i];
     const converted = display?.from[projects.currencyIndex[i]];
+    const price = shownPriceJson(cents, pricing, converted);
     if (converted) {
       // In the asked currency: the converted price, and the asked code in place of the project's.
-      const price = Number.isNaN(cents) ? 'null' : String(converted.shown(cents));
       const tail = projects.itemTail[i];
       const at = projects.currencyAt[i];
       items.push(projects.itemHead[i] + price + tail.slice(0, at) + display!.json + tail.slice(at + projects.currencyLength[i]));
       continue;
     }
-    const price = Number.isNaN(cents) ? 'null' : String(pricing.keyCents(cents) / 100);
     items.push(projects.itemHead[i] + price + projects.itemTail[i]);
   }
   const result: FoundProjects = { total: order.length, items: `[${items.join(',')}]`, kept: found };
