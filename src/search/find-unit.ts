@@ -5,7 +5,7 @@ import type { ReadScope } from '../domain/currency.js';
 import { keyPricing } from '../domain/pricing.js';
 import { displayPrices, shownPriceJson } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
-import { unitIndexOf, type UnitDetails } from './unit-details.js';
+import { textAt, unitIndexOf, type UnitDetails } from './unit-details.js';
 import { visibleScope } from './visibility.js';
 
 /*
@@ -40,7 +40,7 @@ type UnitProperty = keyof Static<typeof UnitModel>;
 const PROPERTIES: { [name in UnitProperty]-?: (unit: UnitContext) => string | undefined } = {
   id: ({ details, k }) => String(details.id[k]),
   project_id: ({ snapshot, p }) => String(snapshot.projects.id[p]),
-  unit_number: ({ details, k }) => details.numbers.slice(details.numberAt[k], details.numberAt[k + 1]),
+  unit_number: ({ details, k }) => textAt(details.numbers, k),
   bedrooms: ({ snapshot, k }) => String(snapshot.units.bedrooms[k]),
   status: ({ snapshot, k }) => String(snapshot.units.status[k]),
   furnishing: ({ details, k }) => String(details.furnishing[k]),
@@ -50,10 +50,7 @@ const PROPERTIES: { [name in UnitProperty]-?: (unit: UnitContext) => string | un
   currency: ({ currency }) => currency,
   unit_area: ({ snapshot, k }) => String(snapshot.units.area[k]),
   plan_file_id: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : String(details.fileId[details.planFile[k]])),
-  plan_file: ({ details, k }) => {
-    const f = details.planFile[k];
-    return f < 0 ? 'null' : details.fileTexts.slice(details.fileAt[f], details.fileAt[f + 1]);
-  },
+  plan_file: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : textAt(details.files, details.planFile[k])),
   preferences: ({ details, k }) => {
     let text = '[';
     for (let i = details.linkStart[k]; i < details.linkStart[k + 1]; i++) {
@@ -62,7 +59,7 @@ const PROPERTIES: { [name in UnitProperty]-?: (unit: UnitContext) => string | un
     }
     return `${text}]`;
   },
-  project: ({ details, p }) => details.projectTexts.slice(details.projectAt[p], details.projectAt[p + 1]),
+  project: ({ details, p }) => textAt(details.projectHeads, p) + textAt(details.blocks, details.projectBlock[p]) + textAt(details.projectTails, p),
   // As the drivers write a timestamp (src/db/type-parsers.mjs), quoted as the serializer does.
   created_at: ({ details, k }) => `"${new Date(details.createdMs[k]).toISOString()}"`,
   updated_at: ({ details, k }) => `"${new Date(details.updatedMs[k]).toISOString()}"`,
