@@ -8,7 +8,8 @@ import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields } from '../../contract/field-selection.js';
-import { okJsonParts, sendJsonParts } from '../raw-json.js';
+import { okJsonParts } from '../raw-json.js';
+import { sendCompressedOnce } from '../compressed-once.js';
 import { unitJson, visibleUnitIndex } from '../../search/find-unit.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search }) => {
@@ -39,7 +40,9 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       const scope = display ? { ...request.auth, display } : request.auth;
       const k = visibleUnitIndex(snapshot, scope, request.params.id);
       if (k < 0) throw notFound(messages.unitNotFound);
-      return sendJsonParts(reply, okJsonParts(unitJson(snapshot, k, scope, fields)));
+      // Everything the body depends on (the key's visibility is settled above).
+      const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
+      return sendCompressedOnce(request, reply, snapshot, key, () => okJsonParts(unitJson(snapshot, k, scope, fields)));
     },
   );
 };
