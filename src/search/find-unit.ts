@@ -2,8 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { selectableFields, type FieldSelection } from '../contract/field-selection.js';
 import { UnitModel } from '../contract/schemas/units.js';
 import type { ReadScope } from '../domain/currency.js';
-import { keyPricing } from '../domain/pricing.js';
-import { displayPrices, shownPriceJson } from './display-prices.js';
+import { displayPrices, keyPricingOf, shownPriceJson } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
 import { textAt, unitIndexOf, type UnitDetails } from './unit-details.js';
 import { visibleScope } from './visibility.js';
@@ -94,7 +93,7 @@ export function unitJson(snapshot: Snapshot, k: number, scope: ReadScope, fields
     snapshot,
     k,
     p,
-    price: shownPriceJson(units.baseCents[k], keyPricing(scope.price_vector), converted),
+    price: shownPriceJson(units.baseCents[k], keyPricingOf(scope.price_vector), converted),
     // The asked currency when converted; a project's currency without a rate keeps its own.
     currency: display && (converted ? display.json : JSON.stringify(projects.currencies[currencyIndex])),
   };
