@@ -77,9 +77,15 @@ export function textAt(texts: Texts, i: number): string {
   return texts.text.slice(texts.at[i], texts.at[i + 1]);
 }
 
-const serializeProject = schemaSerializer(UnitProjectModel);
-/** The project's shared block, `{"company":…,"author":…,"area":…}` as it stands in the project's text. */
+/**
+ * A project's text in two steps: its own properties, with its developer, author and area left as
+ * nulls (`"company":null,"author":null,"area":null`, where the text is cut), then the block they stand
+ * for (`{"company":…,"author":…,"area":…}`), once per developer, author and area. The same schemas, so
+ * the joined text is the one the UnitProjectModel serializer writes (test/unit-detail-differential.test.ts).
+ */
+const serializeShell = schemaSerializer(Type.Object({ ...UnitProjectModel.properties, company: Type.Null(), author: Type.Null(), area: Type.Null() }));
 const serializeBlock = schemaSerializer(Type.Pick(UnitProjectModel, ['company', 'author', 'area']));
+const SHELL_BLOCK = '"company":null,"author":null,"area":null';
 const serializeFile = schemaSerializer(FileObject);
 const serializeTag = schemaSerializer(UnitTag);
 /** timestamptz text as both drivers read it (src/db/type-parsers.mjs), so the value is the SQL path's. */
@@ -89,7 +95,13 @@ const readTimestamp = textParsers[OID.timestamptz];
 class Timestamps {
   private readonly read = new Map<string, number>();
 
+  private lastText = '';
+  private lastMs = Number.NaN;
+
   ms(text: string): number {
+    // Neighbouring units often share a timestamp: compared before hashed.
+    if (text === this.lastText) return this.lastMs;
+    this.lastText = text;
     let ms = this.read.get(text);
     if (ms === undefined) {
       try {
@@ -100,6 +112,7 @@ class Timestamps {
       }
       this.read.set(text, ms);
     }
+    this.lastMs = ms;
     return ms;
   }
 }
@@ -217,16 +230,17 @@ function projectTexts(rows: UnitDetailRows['projects'], indexOf: Map<number, num
     const project = byId.get(projectId);
     if (!project) throw new Error(`unit details: no unit project ${projectId}`);
     const model = toUnitProjectModel<FileRow, UnitModelRow['project']>(project, links);
-    const text = serializeProject(model);
-    const block = serializeBlock(model).slice(1, -1);
-    const at = text.indexOf(block);
-    if (at < 0) throw new Error(`unit details: the shared block of project ${projectId} is not in its text`);
+    const text = serializeShell({ ...model, company: null, author: null, area: null });
+    // Unescaped, the marker can only be the properties themselves (a `"` inside a string is escaped).
+    const at = text.indexOf(SHELL_BLOCK);
+    if (at < 0 || text.indexOf(SHELL_BLOCK, at + 1) >= 0) throw new Error(`unit details: project ${projectId}'s text has not one shared block`);
     heads.add(text.slice(0, at));
-    tails.add(text.slice(at + block.length));
-    let index = blockIndex.get(block);
+    tails.add(text.slice(at + SHELL_BLOCK.length));
+    const key = `${project.company_id} ${project.author_id} ${project.area_id}`;
+    let index = blockIndex.get(key);
     if (index === undefined) {
-      blockIndex.set(block, (index = blockIndex.size));
-      blocks.add(block);
+      blockIndex.set(key, (index = blockIndex.size));
+      blocks.add(serializeBlock(model).slice(1, -1));
     }
     projectBlock[p] = index;
   }
