@@ -16,7 +16,7 @@ import type { UnitModelRow } from '../queries/units.js';
  * project (with its developer and area), which is the same for every unit of the project. So the
  * project's part is JSON text once per project, and each unit keeps only its own columns (typed
  * arrays, indexed like the snapshot's units) and references to texts shared by many units: its plan
- * file, its tags, its pair of timestamps. src/search/find-unit.ts joins the texts per request and
+ * file, its tags and their links' timestamps. src/search/find-unit.ts joins the texts per request and
  * fills in the key-dependent price; on L (~245,000 units) the whole costs a few tens of MB instead of
  * the ~900 MB of one text per unit.
  *
@@ -99,7 +99,7 @@ class Timestamps {
   private lastMs = Number.NaN;
 
   ms(text: string): number {
-    // Neighbouring units often share a timestamp: compared before hashed.
+    // Units written together share a timestamp: compared with the previous one before hashed.
     if (text === this.lastText) return this.lastMs;
     this.lastText = text;
     let ms = this.read.get(text);
