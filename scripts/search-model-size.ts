@@ -9,10 +9,11 @@ import { RESULT_CACHE_ENTRIES } from '../src/search/result-cache.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { flatListJson } from '../src/search/visibility.js';
 import { starAround, viewportAround } from '../bench/scenarios.js';
+import { unitJson, visibleUnitIndex } from '../src/search/find-unit.js';
 
 /*
  * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
- * a few searches without HTTP around them, and the memory of the result cache when full.
+ * a few searches and unit answers without HTTP around them, and the memory of the result cache when full.
  *
  *   node --expose-gc --import tsx scripts/search-model-size.ts [--database-url URL | --data-dir DIR] [--builds 3]
  *
@@ -104,6 +105,30 @@ try {
     for (let ask = 0; ask < 2; ask++) findProjects(snapshot, scope, page, { amenitiesRadiusM: undefined });
   }
   console.log(`result cache: ${snapshot.results.size} searches held, ${mb(usedBytes() - empty)} (heap + array buffers after GC)`);
+
+  // GET /units/{id}'s part of the model (src/search/unit-details.ts): its texts (one byte a character
+  // when Latin-1, else two) and typed arrays, and the time to answer a unit from it.
+  const details = snapshot.unitDetails;
+  let detailBytes = 0;
+  for (const value of Object.values(details)) {
+    if (ArrayBuffer.isView(value)) detailBytes += value.byteLength;
+    else if (value && typeof value === 'object' && 'text' in value) detailBytes += value.text.length + value.at.byteLength;
+  }
+  console.log(`unit details: ${mb(detailBytes)} of texts and typed arrays (${details.id.length} units, ${details.blocks.at.length - 1} shared project blocks)`);
+  const units = Array.from({ length: 2_000 }, (_, i) => details.id[Math.floor((i * details.id.length) / 2_000)]);
+  for (const fields of [undefined, new Set(['id', 'unit_number', 'price', 'plan_file'])]) {
+    let size = 0;
+    const timeUnits = () => {
+      const begun = performance.now();
+      for (const unitId of units) {
+        const k = visibleUnitIndex(snapshot, scope, unitId);
+        if (k >= 0) size += unitJson(snapshot, k, scope, fields).length;
+      }
+      return (((performance.now() - begun) / units.length) * 1000).toFixed(1);
+    };
+    timeUnits();
+    console.log(`unit answer${fields ? ` (fields=${[...fields].join(',')})` : ''}: ${timeUnits()} µs each (${units.length} units, ${Math.round(size / 2 / units.length)} characters on average)`);
+  }
 
   const started = performance.now();
   const list = flatListJson(snapshot, developerIds);

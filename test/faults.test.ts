@@ -25,7 +25,7 @@ const UNIT = 1000;
 const BOUND_MS = 5_000;
 const UNAVAILABLE = { status: 'error', message: 'service unavailable, retry later' };
 /** Reads a warm app (key remembered) answers from memory alone, the database down or not. */
-const SERVED_WITHOUT_DATABASE = ['/whoIAm', '/projects?limit=5&bedrooms=2', '/projects/list'];
+const SERVED_WITHOUT_DATABASE = ['/whoIAm', '/projects?limit=5&bedrooms=2', '/projects/list', `/units/${UNIT}`];
 const READS = ['/whoIAm', '/projects?limit=5&bedrooms=2', `/projects/${PROJECT}`, `/units/${UNIT}`, '/projects/list', '/areas'];
 
 const catalogue = () =>

@@ -156,16 +156,17 @@ describe.skipIf(!serverUrl)('read routing with DATABASE_READ_URL (PostgreSQL)', 
 
   it('runs a read again on the primary when the replica connection breaks mid-query', async () => {
     let cut = 0;
+    // A read of the database (GET /units/{id} is answered from the search snapshot).
     proxy.onClientData((chunk) => {
-      if (cut === 0 && hasStatement(chunk, 'from "units"')) {
+      if (cut === 0 && hasStatement(chunk, 'from "areas"')) {
         cut++;
         return 'cut';
       }
       return 'forward';
     });
-    const res = await get(`/units/${UNIT}`);
+    const res = await get('/areas');
     expect(cut).toBe(1);
     expect(res.statusCode).toBe(200);
-    expect(res.json().data.id).toBe(UNIT);
+    expect(res.json().data.length).toBeGreaterThan(0);
   });
 });

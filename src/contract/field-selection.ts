@@ -10,8 +10,10 @@ import { FilterError } from '../domain/project-filters.js';
  * blocks too: `media`, `units`, `nearby_facilities` are properties like any other). The names a route
  * knows come from its response schema, so they cannot drift from the contract. The selected answer is
  * the full answer with the other properties removed, in the full answer's order: it is cut from the
- * serialized JSON of the full answer, never built a second way. The ETag (a hash of the body as sent)
- * therefore differs per selection, and compression sees the smaller body.
+ * serialized JSON of the full answer (GET /units/{id}, answered from the search snapshot, writes only
+ * the selected properties' prepared texts, in the serializer's order: the same bytes, held by
+ * test/unit-detail-differential.test.ts). The ETag (a hash of the body as sent) therefore differs per
+ * selection, and compression sees the smaller body.
  */
 
 export type FieldSelection = ReadonlySet<string>;

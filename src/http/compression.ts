@@ -81,8 +81,13 @@ async function acceptOnlyChosenCoding(request: FastifyRequest): Promise<void> {
  * are asked about (the keyed GETs).
  */
 export function negotiatedCoding(request: FastifyRequest, reply: FastifyReply, body: string | Buffer): ContentCoding | undefined {
-  if (reply.hasHeader('content-encoding') || request.headers['x-no-compression'] !== undefined) return undefined;
   if (Buffer.byteLength(body) < COMPRESSION_THRESHOLD) return undefined;
+  return acceptedCoding(request, reply);
+}
+
+/** The coding negotiatedCoding gives a body at or above the threshold (known before the body is made). */
+export function acceptedCoding(request: FastifyRequest, reply: FastifyReply): ContentCoding | undefined {
+  if (reply.hasHeader('content-encoding') || request.headers['x-no-compression'] !== undefined) return undefined;
   const header = request.headers['accept-encoding'];
   return chooseCoding(Array.isArray(header) ? header.join(',') : header);
 }

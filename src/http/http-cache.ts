@@ -46,12 +46,17 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return false;
 }
 
-/** onSend hook: ETag, Cache-Control and Vary on successful GET (and HEAD), 304 without a body on a match. */
+/**
+ * onSend hook: ETag, Cache-Control and Vary on successful GET (and HEAD), 304 without a body on a match.
+ * A body the route sends already compressed (compressed-once.ts) comes with its ETag, made when it was
+ * compressed the same way: the hook keeps it.
+ */
 export async function conditionalGet(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if ((request.method !== 'GET' && request.method !== 'HEAD') || reply.statusCode !== 200) return payload;
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  const coding = negotiatedCoding(request, reply, payload);
-  const etag = etagOf(payload, coding);
+  const preset = reply.getHeader('etag');
+  const coding = typeof preset === 'string' ? undefined : negotiatedCoding(request, reply, payload);
+  const etag = typeof preset === 'string' ? preset : etagOf(payload, coding);
   reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
   varyOnAcceptEncoding(reply);
   const header = request.headers['if-none-match'];
@@ -61,6 +66,6 @@ export async function conditionalGet(request: FastifyRequest, reply: FastifyRepl
     return compressSync(coding, payload);
   }
   // A 304 carries the validators and caching headers only, no content metadata.
-  reply.code(304).removeHeader('content-type').removeHeader('content-length');
+  reply.code(304).removeHeader('content-type').removeHeader('content-length').removeHeader('content-encoding');
   return null;
 }

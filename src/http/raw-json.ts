@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { RawJsonError, spliceRawProperty } from '../contract/json-splice.js';
+import { ok } from '../contract/schemas/envelope.js';
 
 /*
  * Sending a response part that is already JSON text without parsing it and serializing it again. The
@@ -14,11 +15,25 @@ import { RawJsonError, spliceRawProperty } from '../contract/json-splice.js';
  * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes.
  */
 export function sendJsonParts(reply: FastifyReply, parts: readonly string[]): FastifyReply {
+  return reply.type(JSON_TYPE).send(jsonBody(parts));
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** JSON text given in parts, encoded into one buffer (see sendJsonParts). */
+export function jsonBody(parts: readonly string[]): Buffer {
   const body = Buffer.allocUnsafe(parts.reduce((size, part) => size + Buffer.byteLength(part, 'utf8'), 0));
   let offset = 0;
   for (const part of parts) offset += body.write(part, offset, 'utf8');
-  return reply.type('application/json; charset=utf-8').send(body);
+  return body;
 }
+
+/** The success envelope around data prepared as JSON text (`{"status":"success","data":…}`), as the route's serializer writes it. */
+export function okJsonParts(dataJson: string): string[] {
+  return [OK_HEAD, dataJson, OK_TAIL];
+}
+
+const [OK_HEAD, OK_TAIL] = spliceRawProperty(JSON.stringify(ok(null)), 'data', null, []);
 
 /** An envelope whose `data.items` is JSON text prepared elsewhere (the search snapshot's lists), spliced in unparsed. */
 export function sendWithRawItems(reply: FastifyReply, envelope: { status: 'success'; data: { items: unknown[] } }, itemsJson: string): FastifyReply {

@@ -73,6 +73,13 @@ export const resultCacheRequests = new Counter({
   registers: [registry],
 });
 
+export const compressedBodyRequests = new Counter({
+  name: 'catalogue_compressed_body_cache_requests_total',
+  help: 'Compressed detail answers looked up in the snapshot\'s cache of compressed bodies, by result (hit: sent without compressing, miss: compressed and kept).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const keyCacheRequests = new Counter({
   name: 'catalogue_key_cache_requests_total',
   help: 'API key lookups, by result: hit (answered from the per-process cache), miss (read from the database), bypass (cache not trusted while the change signal reconnects).',

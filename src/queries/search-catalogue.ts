@@ -71,6 +71,8 @@ export type SearchProjectRow = Awaited<ReturnType<typeof readSearchProjects>>[nu
  * of columns, the pg driver spends seconds on L's units parsing every value and array; as text, the
  * database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The texts
  * are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
+ * `details` and `numbers` carry the rest of each unit's own columns for GET /units/{id}, read in the
+ * same pass (a second pass over the units cost ~100 ms more on L).
  */
 export function readSearchUnits(db: Kysely<DB>) {
   return db
@@ -83,6 +85,12 @@ export function readSearchUnits(db: Kysely<DB>) {
     .select([
       'u.project_id',
       sql<string>`string_agg(concat_ws(' ', u.bedrooms, u.status, u.parking, coalesce(u.price::text, '-'), u.unit_area::text, array_to_string(u.tag_ids, ',')), ';' ORDER BY u.id)`.as('units'),
+      // GET /units/{id}'s own columns (src/search/unit-details.ts), in the same order; timestamps in
+      // their text form, which the snapshot reads with the drivers' own parser (src/db/type-parsers.mjs).
+      // (plan_file_id 0: none; ids are positive.)
+      sql<string>`string_agg(concat_ws(',', u.id, u.furnishing, u.floor, coalesce(u.plan_file_id, 0), u.created_at::text, u.updated_at::text), ';' ORDER BY u.id)`.as('details'),
+      // Any text: as a JSON array of strings.
+      sql<string>`json_agg(u.unit_number ORDER BY u.id)::text`.as('numbers'),
     ])
     .orderBy('u.project_id')
     .execute();

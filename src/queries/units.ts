@@ -66,11 +66,12 @@ function authorModel(eb: AnyEb) {
   );
 }
 
-function projectModel(eb: AnyEb) {
+/** The unit's `project` object, for the project whose id is the given column (`u.project_id`; the snapshot reads it per project). */
+export function projectModel(eb: AnyEb, projectIdColumn: string) {
   return jsonObjectFrom(
     eb
       .selectFrom('projects as pr')
-      .whereRef('pr.id', '=', sql.ref('u.project_id'))
+      .whereRef('pr.id', '=', sql.ref(projectIdColumn))
       .select((inner) => {
         const ieb = inner as unknown as AnyEb;
         return [
@@ -118,7 +119,18 @@ function projectModel(eb: AnyEb) {
   );
 }
 
-/** The live unit of a visible project, or undefined (any reason, alike). */
+/** A unit tag (unit_tags aliased pt) as the unit's `preferences[].preference` shows it. */
+export const unitTagColumns = ['pt.id', 'pt.name', iso('pt.created_at').as('created_at'), iso('pt.updated_at').as('updated_at')] as const;
+
+/** A link's timestamps (unit_tag_links aliased l) as `preferences[]` shows them. */
+export const linkCreatedAtSql = () => iso('l.created_at');
+export const linkUpdatedAtSql = () => iso('l.updated_at');
+
+/**
+ * The live unit of a visible project, or undefined (any reason, alike). GET /units/{id} is answered
+ * from the search snapshot (src/search/find-unit.ts); this query stays as its reference (the
+ * differential test, test/unit-detail-differential.test.ts) and serves the MCP tool get_unit.
+ */
 export async function findUnit(db: Kysely<DB>, scope: ReadScope, unitId: number) {
   const args = { unitId, price_vector: scope.price_vector, contracted_developer_ids: scope.contracted_developer_ids };
   const rows = scope.display
@@ -175,18 +187,18 @@ const unitQueryBuilder =
                 (inner as unknown as AnyEb)
                   .selectFrom('unit_tags as pt')
                   .whereRef('pt.id', '=', sql.ref('l.tag_id'))
-                  .select(['pt.id', 'pt.name', iso('pt.created_at').as('created_at'), iso('pt.updated_at').as('updated_at')]),
+                  .select(unitTagColumns),
               )
                 // Not null: tag_id is a foreign key (NOT NULL).
                 .$notNull()
                 .as('preference'),
-              iso('l.created_at').as('created_at'),
-              iso('l.updated_at').as('updated_at'),
+              linkCreatedAtSql().as('created_at'),
+              linkUpdatedAtSql().as('updated_at'),
             ])
             .orderBy('l.id'),
         ).as('preferences'),
         // Not null: the unit's project is the inner-joined `p`.
-        projectModel(anyEb).$notNull().as('project'),
+        projectModel(anyEb, 'u.project_id').$notNull().as('project'),
         'u.created_at',
         'u.updated_at',
       ];

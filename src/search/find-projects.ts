@@ -3,11 +3,11 @@ import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-na
 import { haversineM, inBox, inShape } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
-import { keyPricing, type KeyPricing } from '../domain/pricing.js';
+import type { KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { appendRawProperty } from '../contract/json-splice.js';
-import { displayPrices, shownPrice, type DisplayPrices } from './display-prices.js';
+import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
@@ -52,14 +52,14 @@ export function matchProjects(snapshot: Snapshot, scope: ReadScope, page: Projec
   let found = useCache ? snapshot.results.get(key) : undefined;
   if (!found) {
     const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
-    found = search(snapshot, scope, page, keyPricing(scope.price_vector), context, display);
+    found = search(snapshot, scope, page, keyPricingOf(scope.price_vector), context, display);
     if (useCache) snapshot.results.offer(key, found);
   }
   return found;
 }
 
 export function findProjects(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, context: SearchContext, options: FindOptions = {}): FoundProjects {
-  const pricing = keyPricing(scope.price_vector);
+  const pricing = keyPricingOf(scope.price_vector);
   // Kept per snapshot, price vector and currency (display-prices.ts): the same object matchProjects used.
   const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
   const found = matchProjects(snapshot, scope, page, context, options);
@@ -73,7 +73,7 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
     for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
       const i = order[k];
       const converted = display?.from[projects.currencyIndex[i]];
-      const price = String(shownPrice(projects.minBaseCents[i], pricing, converted));
+      const price = shownPriceJson(projects.minBaseCents[i], pricing, converted);
       let item: string;
       if (converted) {
         // In the asked currency: the converted price, and the asked code in place of the project's.

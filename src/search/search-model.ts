@@ -19,7 +19,7 @@ import { buildSnapshot, type Snapshot } from './snapshot.js';
  * listener) asks for a refresh, and requests take `latest()`: the snapshot, once it holds every
  * version signalled so far. A request arriving between an import's signal and the swap waits for the
  * swap (at most FRESHNESS_WAIT_MS, then it is served from the previous snapshot), so GET /projects
- * agrees with the detail endpoints, which read the database, from the signal on.
+ * and GET /units/{id} agree with the endpoints that read the database, from the signal on.
  */
 export interface SearchModelOptions {
   links: LinkBuilder;

@@ -17,11 +17,13 @@ import {
 import { readFacetNames, type CodeNameRow } from '../queries/code-names.js';
 import { FLAG_NAMES } from '../domain/code-names.js';
 import { readCurrencyRates } from '../queries/currency-rates.js';
+import { readUnitDetailRows } from '../queries/unit-details.js';
 import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
 import { ScopeCache } from './scopes.js';
+import { buildUnitDetails, type UnitDetails } from './unit-details.js';
 
 /*
  * One immutable picture of the searchable catalogue: the live projects (published, not deleted) and
@@ -153,6 +155,8 @@ export interface Snapshot {
   rates: CurrencyRates;
   /** Project index by id. */
   indexOf: Map<number, number>;
+  /** GET /units/{id} prepared, by unit index (src/search/unit-details.ts). */
+  unitDetails: UnitDetails;
   /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
   facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; labels: (string | null)[]; of: Int32Array }>;
 }
@@ -168,7 +172,7 @@ export interface SnapshotOptions {
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -181,7 +185,8 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);
       const rates = await readCurrencyRates(trx);
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates };
+      const unitDetailRows = await readUnitDetailRows(trx);
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
@@ -201,6 +206,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     results: new ResultCache(),
     rates,
     indexOf,
+    unitDetails: buildUnitDetails(unitRows, unitDetailRows, indexOf, { projects: projects.count, units: units.count }, options.links),
     facetValues: facetValues(projects, facetNames),
   };
   snapshot.buildMs = performance.now() - started;

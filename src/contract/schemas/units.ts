@@ -104,20 +104,22 @@ export const UnitProjectModel = Type.Object(
   { description: 'The unit\u2019s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model).' },
 );
 
+export const UnitTag = Type.Object(
+  {
+    id: Type.Integer({ description: 'Unit tag id.' }),
+    name: Type.String({ description: 'Unit tag name.' }),
+    created_at: CreatedAt,
+    updated_at: UpdatedAt,
+  },
+  { description: 'The unit tag.' },
+);
+
 const UnitTagLink = Type.Object(
   {
     id: Type.Integer({ description: 'Id of the link between the unit and the tag.' }),
     unit_id: Type.Integer({ description: 'The unit.' }),
     preference_id: Type.Integer({ description: 'The unit tag (GET /preferences).' }),
-    preference: Type.Object(
-      {
-        id: Type.Integer({ description: 'Unit tag id.' }),
-        name: Type.String({ description: 'Unit tag name.' }),
-        created_at: CreatedAt,
-        updated_at: UpdatedAt,
-      },
-      { description: 'The unit tag.' },
-    ),
+    preference: UnitTag,
     created_at: CreatedAt,
     updated_at: UpdatedAt,
   },

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
-import { keyPricing } from '../../domain/pricing.js';
 import { clusterProjects, clustersOnce } from '../../search/clusters.js';
 import { matchProjects } from '../../search/find-projects.js';
 import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
-import { displayPrices } from '../../search/display-prices.js';
+import { displayPrices, keyPricingOf } from '../../search/display-prices.js';
 import { WhatMatched } from '../../search/what-matched.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import type { AppDeps } from '../deps.js';
@@ -38,7 +37,7 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
       // Made once per search (its kept result), zoom and `match`; asked again, a lookup.
       return clustersOnce(found, `${zoom} ${page.match}`, () => {
         const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
-        const pricing = keyPricing(request.auth.price_vector);
+        const pricing = keyPricingOf(request.auth.price_vector);
         const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
         const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, pricing, prices, matched);
         const { flatItem } = snapshot.projects;

@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findUnit } from '../../queries/units.js';
 import type { AppDeps } from '../deps.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
-import { ok, responses, Success } from '../../contract/schemas/envelope.js';
+import { responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
-import { parseFields, selectableFields, selectEnvelopeData } from '../../contract/field-selection.js';
-import { sendJsonParts, serializeText } from '../raw-json.js';
-import { toUnitModel } from '../presenters/units.js';
+import { parseFields, selectableFields } from '../../contract/field-selection.js';
+import { okJsonParts } from '../raw-json.js';
+import { sendCompressedOnce } from '../compressed-once.js';
+import { unitJson, visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database: { db }, links, search }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search }) => {
   app.get(
     '/units/:id',
     {
@@ -34,11 +34,15 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { data
     },
     async (request, reply) => {
       const fields = parseFields(request.query.fields, selectableFields(UnitModel));
-      const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
-      const row = await findUnit(db, display ? { ...request.auth, display } : request.auth, request.params.id);
-      if (!row) throw notFound(messages.unitNotFound);
-      if (!fields) return ok(toUnitModel(row, links));
-      return sendJsonParts(reply, [selectEnvelopeData(serializeText(reply, ok(toUnitModel(row, links))), fields)]);
+      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
+      const snapshot = await search.latest();
+      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
+      const scope = display ? { ...request.auth, display } : request.auth;
+      const k = visibleUnitIndex(snapshot, scope, request.params.id);
+      if (k < 0) throw notFound(messages.unitNotFound);
+      // Everything the body depends on (the key's visibility is settled above).
+      const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
+      return sendCompressedOnce(request, reply, snapshot, key, () => okJsonParts(unitJson(snapshot, k, scope, fields)));
     },
   );
 };

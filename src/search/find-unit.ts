@@ -1,0 +1,108 @@
+import type { Static } from '@sinclair/typebox';
+import { selectableFields, type FieldSelection } from '../contract/field-selection.js';
+import { UnitModel } from '../contract/schemas/units.js';
+import type { ReadScope } from '../domain/currency.js';
+import { displayPrices, keyPricingOf, shownPriceJson } from './display-prices.js';
+import type { Snapshot } from './snapshot.js';
+import { textAt, unitIndexOf, type UnitDetails } from './unit-details.js';
+import { visibleScope } from './visibility.js';
+
+/*
+ * GET /units/{id} on a snapshot: the same visibility as the SQL path (src/queries/units.ts, kept as the
+ * reference of test/unit-detail-differential.test.ts): the snapshot holds the live units of published
+ * projects, and the key sees those of its contracted developers. The answer is joined from the texts
+ * prepared in the snapshot (unit-details.ts) with the key-dependent values filled in: the price in the
+ * key's prices or, with `currency=`, converted, and then the `currency` field (as the list items do).
+ */
+
+/** The unit's index in the snapshot when the key sees it, else -1 (unknown, deleted, unpublished, not contracted: alike). */
+export function visibleUnitIndex(snapshot: Snapshot, scope: ReadScope, unitId: number): number {
+  const k = unitIndexOf(snapshot.unitDetails, unitId);
+  if (k < 0) return -1;
+  return visibleScope(snapshot, scope.contracted_developer_ids).visible[snapshot.units.project[k]] === 1 ? k : -1;
+}
+
+interface UnitContext {
+  details: UnitDetails;
+  snapshot: Snapshot;
+  /** Unit and project index. */
+  k: number;
+  p: number;
+  price: string;
+  /** The `currency` value as JSON, only with `currency=`. */
+  currency: string | undefined;
+}
+
+type UnitProperty = keyof Static<typeof UnitModel>;
+
+/** Each property's value as JSON (undefined: left out), as the route's serializer writes it. */
+const PROPERTIES: { [name in UnitProperty]-?: (unit: UnitContext) => string | undefined } = {
+  id: ({ details, k }) => String(details.id[k]),
+  project_id: ({ snapshot, p }) => String(snapshot.projects.id[p]),
+  unit_number: ({ details, k }) => textAt(details.numbers, k),
+  bedrooms: ({ snapshot, k }) => String(snapshot.units.bedrooms[k]),
+  status: ({ snapshot, k }) => String(snapshot.units.status[k]),
+  furnishing: ({ details, k }) => String(details.furnishing[k]),
+  parking: ({ snapshot, k }) => String(snapshot.units.parking[k]),
+  floor: ({ details, k }) => String(details.floor[k]),
+  price: ({ price }) => price,
+  currency: ({ currency }) => currency,
+  unit_area: ({ snapshot, k }) => String(snapshot.units.area[k]),
+  plan_file_id: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : String(details.fileId[details.planFile[k]])),
+  plan_file: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : textAt(details.files, details.planFile[k])),
+  preferences: ({ details, k }) => {
+    let text = '[';
+    for (let i = details.linkStart[k]; i < details.linkStart[k + 1]; i++) {
+      if (i > details.linkStart[k]) text += ',';
+      text += `{"id":${details.linkId[i]},"unit_id":${details.id[k]}${details.tagParts.get(details.linkTag[i])}${details.linkTails[details.linkTime[i]]}`;
+    }
+    return `${text}]`;
+  },
+  project: ({ details, p }) => textAt(details.projectHeads, p) + textAt(details.blocks, details.projectBlock[p]) + textAt(details.projectTails, p),
+  // As the drivers write a timestamp (src/db/type-parsers.mjs), quoted as the serializer does.
+  created_at: ({ details, k }) => `"${new Date(details.createdMs[k]).toISOString()}"`,
+  updated_at: ({ details, k }) => `"${new Date(details.updatedMs[k]).toISOString()}"`,
+};
+
+/**
+ * The properties in the serializer's order, with their key text: fast-json-stringify writes the
+ * required properties first and then the optional ones (`currency`), each in the schema's order.
+ */
+const renderers = new Map<string, (unit: UnitContext) => string | undefined>(Object.entries(PROPERTIES));
+const required = new Set<string>(UnitModel.required);
+const names = selectableFields(UnitModel);
+const ORDER = [...names.filter((name) => required.has(name)), ...names.filter((name) => !required.has(name))].map((name) => {
+  const render = renderers.get(name);
+  if (!render) throw new Error(`find-unit: no value for the property ${name} of UnitModel`);
+  return { name, key: `${JSON.stringify(name)}:`, render };
+});
+
+/**
+ * The data of GET /units/{id} for the unit at index `k` (visibleUnitIndex) as JSON text; with `fields`,
+ * only the properties named (the full answer with the others left out).
+ */
+export function unitJson(snapshot: Snapshot, k: number, scope: ReadScope, fields?: FieldSelection): string {
+  const { projects, units } = snapshot;
+  const p = units.project[k];
+  const currencyIndex = projects.currencyIndex[p];
+  // Kept per snapshot, price vector and currency, as for the list items.
+  const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
+  const converted = display?.from[currencyIndex];
+  const unit: UnitContext = {
+    details: snapshot.unitDetails,
+    snapshot,
+    k,
+    p,
+    price: shownPriceJson(units.baseCents[k], keyPricingOf(scope.price_vector), converted),
+    // The asked currency when converted; a project's currency without a rate keeps its own.
+    currency: display && (converted ? display.json : JSON.stringify(projects.currencies[currencyIndex])),
+  };
+  let text = '{';
+  for (const { name, key, render } of ORDER) {
+    if (fields && !fields.has(name)) continue;
+    const value = render(unit);
+    if (value === undefined) continue;
+    text += text.length > 1 ? `,${key}${value}` : key + value;
+  }
+  return `${text}}`;
+}

@@ -1,0 +1,308 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { hashApiKey } from '../src/domain/api-key.js';
+import { displayCurrency } from '../src/domain/currency.js';
+import { selectableFields, selectEnvelopeData } from '../src/contract/field-selection.js';
+import { linkBuilder, type LinkBuilder } from '../src/contract/links.js';
+import { ok, Success } from '../src/contract/schemas/envelope.js';
+import { UnitModel } from '../src/contract/schemas/units.js';
+import { buildApp, type App } from '../src/http/app.js';
+import { toUnitModel } from '../src/http/presenters/units.js';
+import { importBundle } from '../src/import/import-bundle.js';
+import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
+import { findUnit } from '../src/queries/units.js';
+import { SearchModel } from '../src/search/search-model.js';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { drivers } from './helpers/databases.js';
+import { AGENCY, baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
+import { hostileText } from './helpers/fuzz.js';
+import { priceVectorArb } from './helpers/project-scenarios.js';
+
+/*
+ * GET /units/{id} from the search snapshot (src/search/find-unit.ts) against the SQL path it replaced
+ * (src/queries/units.ts, kept as the reference): over a catalogue drawn with fast-check (text from every
+ * corner of Unicode, sparse unit ids out of project order, timestamps to the microsecond across the
+ * storable years, prices with cents, tiny and huge areas, plan files, tags, drafts, deleted records,
+ * developers with and without contracts, projects in currencies with and without a rate), random
+ * requests (any unit id, two agencies, price vectors other than 0, `currency=`, `fields=`) must get the
+ * body the SQL rows give through the route's own response serializer, byte for byte, or the same 404.
+ * One app has STATIC_BASE_URL set, the other has it unset and AMENITIEST_RADIUS set. After a second
+ * import (tags added at a later instant, prices changed, units deleted, a project drafted) the next
+ * request sees the new catalogue, and the comparison runs again.
+ */
+
+const SEED = Number(process.env.DIFF_SEED ?? 20261126);
+const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 400);
+const STATIC_BASE = 'https://cdn.example.test/media/';
+
+const AGENCY2 = 3;
+const AGENCY2_OWNER = 103;
+const DEV2 = 14;
+const FILE_IDS = Array.from({ length: 12 }, (_, i) => 500 + i);
+const TAG_IDS = [30, 31, 32, 33, 34];
+const AREA_IDS = [20, 21, 22, 23];
+const PROJECT_IDS = [701, 702, 703, 704, 705, 706, 707, 708, 709, 710, 711];
+const CURRENCIES = ['AED', 'USD', 'EUR', 'JPY', 'KWD'];
+
+/** Draws from arbitraries, deterministically from the seed. */
+function drawer(seed: number) {
+  let next = seed;
+  return <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: next++, numRuns: 1 })[0];
+}
+
+/** Text the importer stores: no NUL, no lone surrogate (not Unicode; the embedded engine refuses it). */
+const text = hostileText.map((value) => value.replaceAll('\u0000', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+
+/** An RFC 3339 instant within the storable years, to the microsecond. */
+const timestamp = fc
+  .tuple(fc.date({ min: new Date('0001-01-02T00:00:00Z'), max: new Date('9999-12-30T00:00:00Z'), noInvalidDate: true }), fc.integer({ min: 0, max: 999 }))
+  .map(([date, micros]) => date.toISOString().replace('Z', `${String(micros).padStart(3, '0')}Z`));
+
+function catalogue(seed: number): Bundle {
+  const draw = drawer(seed);
+  const pick = <T>(values: readonly T[]) => draw(fc.constantFrom(...values));
+  const maybe = <T>(value: () => T) => (draw(fc.boolean()) ? value() : null);
+  const times = () => ({ created_at: draw(timestamp), updated_at: draw(timestamp) });
+  const base = baseBundle();
+  const developer = base.companies.find((company) => company.id === DEV)!;
+  Object.assign(developer, {
+    company_name: draw(text), legal_name: draw(text), trade_license_code: draw(text), office_address: draw(text),
+    organisation_description: draw(text), project_portfolio_url: draw(text), specialisation: draw(fc.integer()), status: draw(fc.integer()),
+    logo_file_id: FILE_IDS[0], ...times(),
+  });
+  const unitIds = draw(fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { minLength: 70, maxLength: 70 }));
+  return withRecords(base, {
+    files: FILE_IDS.map((id) => ({
+      id, path: `${draw(text)}/${id}.pdf`, original_name: maybe(() => draw(text)), storage_name: maybe(() => draw(text)), mime_type: maybe(() => draw(text)),
+      size: draw(fc.oneof(fc.constant(Number.MAX_SAFE_INTEGER), fc.nat())), ...times(),
+    })),
+    areas: AREA_IDS.map((id) => ({ id, name: draw(text), city: draw(text), ...times() })),
+    unit_tags: TAG_IDS.map((id) => ({ id, name: draw(text), ...times() })),
+    companies: [
+      { id: AGENCY2, company_type: 2, company_name: 'Second Realty', licence_status: 'approved' },
+      { id: DEV2, company_type: 3, company_name: draw(text), logo_file_id: FILE_IDS[1], rera_license_code: draw(text) },
+    ],
+    users: [
+      { id: AGENCY2_OWNER, name: 'Second Owner', email: 'owner@second.example' },
+      { id: 120, name: draw(text), email: draw(text), status: draw(fc.integer()), type: pick([0, 1, 2, 3]), ...times() },
+      { id: 121, name: draw(text), email: draw(text), deleted: true },
+    ],
+    company_members: [{ company_id: AGENCY2, user_id: AGENCY2_OWNER, role: 'ceo' }],
+    contracts: [
+      { agency_id: AGENCY, developer_id: DEV2, status: 'approved' },
+      { agency_id: AGENCY2, developer_id: DEV_NO_CONTRACT, status: 'approved' },
+      { agency_id: AGENCY2, developer_id: DEV2, status: 'approved' },
+    ],
+    currency_rates: [
+      { currency: 'USD', aed_per_unit: 3.6725, as_of: '2026-11-20T12:00:00Z' },
+      { currency: 'EUR', aed_per_unit: 4.0, as_of: '2026-11-20T12:00:00Z' },
+      { currency: 'JPY', aed_per_unit: 0.02391, as_of: '2026-11-20T12:00:00Z' },
+      { currency: 'KWD', aed_per_unit: 11.9483, as_of: '2026-11-20T12:00:00Z' },
+    ],
+    projects: PROJECT_IDS.map((id, i) => ({
+      id,
+      // The first agency's developers (DEV, DEV2; the second agency has DEV2 too), the second agency's
+      // only, a pending contract, a deleted developer; then a draft and a deleted project of DEV.
+      company_id: [DEV, DEV, DEV2, DEV, DEV2, DEV_NO_CONTRACT, DEV_NO_CONTRACT, DEV_PENDING, DEV_DELETED, DEV, DEV][i],
+      name: draw(text),
+      author_id: pick([120, 121, null]),
+      area_id: maybe(() => pick(AREA_IDS)),
+      description: draw(text),
+      type: draw(fc.integer({ min: 1, max: 4 })),
+      status: draw(fc.integer()),
+      development_status: draw(fc.integer({ min: 0, max: 3 })),
+      readiness_progress: draw(fc.integer({ min: 0, max: 100 })),
+      total_floors: draw(fc.integer({ min: 0, max: 200 })),
+      developer_registration_id: draw(text),
+      escrow_account: draw(text),
+      launch_date: maybe(() => draw(timestamp)),
+      launch_time: maybe(() => draw(text)),
+      resale_conditions: maybe(() => draw(text)),
+      floors_formula: maybe(() => draw(text)),
+      is_branded: draw(fc.boolean()),
+      service_charge: maybe(() => draw(fc.double({ min: 0, max: 1e6, noNaN: true }))),
+      currency: pick([...CURRENCIES, 'XYZ']),
+      floor_plan_file_id: maybe(() => pick(FILE_IDS)),
+      brochure_file_id: maybe(() => pick(FILE_IDS)),
+      general_plan_file_id: maybe(() => pick(FILE_IDS)),
+      is_draft: i === 9,
+      deleted: i === 10,
+      ...times(),
+    })),
+    units: unitIds.map((id) => ({
+      id,
+      project_id: pick(PROJECT_IDS),
+      unit_number: draw(text),
+      bedrooms: draw(fc.integer({ min: 0, max: 8 })),
+      status: draw(fc.integer({ min: 1, max: 5 })),
+      furnishing: draw(fc.integer({ min: 1, max: 4 })),
+      parking: draw(fc.integer({ min: -2, max: 10 })),
+      floor: draw(fc.integer({ min: -5, max: 300 })),
+      price: draw(fc.oneof(fc.constant(null), fc.constantFrom(0, 0.01, 0.5, 1, 999_999.99), fc.integer({ min: 0, max: 1e13 }).map((cents) => cents / 100))),
+      unit_area: draw(fc.oneof(fc.double({ min: 0, max: 1e300, noNaN: true }), fc.constantFrom(0, 5e-324, 110.25))),
+      plan_file_id: maybe(() => pick(FILE_IDS)),
+      tag_ids: draw(fc.subarray(TAG_IDS)),
+      deleted: draw(fc.integer({ min: 0, max: 9 })) === 0,
+      ...times(),
+    })),
+  });
+}
+
+/** A unit the first agency's keys see: live, of a published project of a contracted developer (not the one `update` drafts). */
+function visibleUnit(bundle: Bundle): Record<string, unknown> {
+  const open = new Set(bundle.projects.filter((p) => [DEV, DEV2].includes(p.company_id as number) && !p.is_draft && !p.deleted && p.id !== PROJECT_IDS[1]).map((p) => p.id));
+  return bundle.units.find((unit, i) => i % 7 !== 0 && !unit.deleted && open.has(unit.project_id))!;
+}
+
+/**
+ * The second import: later tags for some units (links of another instant, with higher ids), other
+ * prices and numbers, a unit deleted, a project drafted; `changed` gets a new price and number.
+ */
+function update(bundle: Bundle, changed: Record<string, unknown>): Bundle {
+  const units = bundle.units.map((unit, i) => {
+    if (unit === changed) return { ...unit, price: ((unit.price as number | null) ?? 0) + 1, unit_number: `${String(unit.unit_number)} v2` };
+    // Every tag (old links kept, new ones with higher ids and a later instant), or only the others.
+    if (i % 5 === 0) return { ...unit, tag_ids: TAG_IDS };
+    if (i % 5 === 3) return { ...unit, tag_ids: TAG_IDS.filter((tag) => !(unit.tag_ids as number[]).includes(tag)) };
+    if (i % 7 === 1) return { ...unit, price: (i * 123_457) / 100, unit_number: `${String(unit.unit_number)}-${i}` };
+    if (i % 7 === 0) return { ...unit, deleted: true };
+    return unit;
+  });
+  const projects = bundle.projects.map((project) => (project.id === PROJECT_IDS[1] ? { ...project, is_draft: true } : project));
+  return { ...bundle, units, projects };
+}
+
+interface Request {
+  unitId: number;
+  agency: 'first' | 'second';
+  priceVector: number;
+  currency: string | undefined;
+  fields: string[] | undefined;
+  staticBase: boolean;
+}
+
+describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s)', (driver) => {
+  let t: TestApp;
+  let plain: App;
+  let plainSearch: SearchModel;
+  let serializer: FastifyInstance;
+  let serializing: unknown;
+  let bundle: Bundle;
+  const keys = new Map<string, Promise<{ secret: string; record: KeyRecord }>>();
+  const links = { withBase: linkBuilder(STATIC_BASE), without: linkBuilder(undefined) };
+
+  beforeAll(async () => {
+    bundle = catalogue(SEED);
+    t = await createTestApp(driver, bundle, { STATIC_BASE_URL: STATIC_BASE });
+    // The importer stamps every tag link with the instant of the import: other instants (to the
+    // microsecond, created and updated apart) written directly, as another writer of the database could.
+    await sql`UPDATE unit_tag_links SET created_at = created_at - id * interval '1 day 1 hour 1.000123 second', updated_at = updated_at + (id % 3) * interval '7 day 0.5 second'`.execute(t.db);
+    await t.refresh();
+    // The same database and change signal, without STATIC_BASE_URL and with AMENITIEST_RADIUS: a model of its own.
+    plainSearch = await SearchModel.create(t.db, { links: links.without, changes: t.changes });
+    plain = await buildApp({ database: t.database, search: plainSearch, changes: t.changes, config: loadConfig({ LOG_LEVEL: 'silent', AMENITIEST_RADIUS: '1500' }), logger: false });
+    await plain.ready();
+    // The route's response schema, serializing what the SQL path gives: the bytes the route sent before.
+    serializer = Fastify();
+    serializer.get('/', { schema: { response: { 200: Success(UnitModel, 'the route schema') } } }, async () => serializing);
+    await serializer.ready();
+  });
+  afterAll(async () => {
+    await serializer?.close();
+    await plain?.close();
+    await t?.close();
+  });
+
+  const keyFor = (agency: Request['agency'], priceVector: number) => {
+    const name = `${agency}:${priceVector}`;
+    let key = keys.get(name);
+    if (!key) {
+      const owner = agency === 'first' ? { companyId: AGENCY, authorId: OWNER } : { companyId: AGENCY2, authorId: AGENCY2_OWNER };
+      key = t.key({ ...owner, priceVector }).then(async (secret) => ({ secret, record: (await findActiveKeyByHash(t.db, hashApiKey(secret)))! }));
+      keys.set(name, key);
+    }
+    return key;
+  };
+
+  /** The SQL path's answer: the unit query, the presenter and the route's serializer, `fields` cut as the route cut them. */
+  async function sqlAnswer(request: Request, record: KeyRecord): Promise<string | undefined> {
+    const scope = request.currency === undefined ? record : { ...record, display: displayCurrency(request.currency) };
+    const row = await findUnit(t.db, scope, request.unitId);
+    if (!row) return undefined;
+    serializing = ok(toUnitModel(row, request.staticBase ? links.withBase : links.without));
+    const text = (await serializer.inject({ method: 'GET', url: '/' })).body;
+    return request.fields ? selectEnvelopeData(text, new Set(request.fields)) : text;
+  }
+
+  /** Compares one request; true when the unit was visible. */
+  async function compare(request: Request): Promise<boolean> {
+    const { secret, record } = await keyFor(request.agency, request.priceVector);
+    const query = new URLSearchParams();
+    if (request.currency !== undefined) query.set('currency', request.currency);
+    if (request.fields) query.set('fields', request.fields.join(','));
+    const app = request.staticBase ? t.app : plain;
+    const res = await app.inject({ method: 'GET', url: `/units/${request.unitId}?${query}`, headers: { 'x-api-key': secret } });
+    const expected = await sqlAnswer(request, record);
+    if (expected === undefined) {
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.body).toBe('{"status":"error","message":"unit not found"}');
+      return false;
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toBe(expected);
+    return true;
+  }
+
+  const unitIds = () => bundle.units.map((unit) => unit.id as number);
+  const requestArb = () =>
+    fc.record({
+      unitId: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...unitIds()) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 31 - 1 }) }),
+      agency: fc.constantFrom<Request['agency']>('first', 'first', 'second'),
+      priceVector: fc.oneof(priceVectorArb, fc.constant(0)),
+      currency: fc.option(fc.constantFrom(...CURRENCIES), { nil: undefined }),
+      fields: fc.option(fc.subarray([...selectableFields(UnitModel)], { minLength: 1 }), { nil: undefined }),
+      staticBase: fc.boolean(),
+    });
+
+  const everyUnit = async () => {
+    const seen = { first: 0, second: 0, neither: 0 };
+    for (const unitId of unitIds()) {
+      let first = false;
+      for (const staticBase of [true, false]) first = await compare({ unitId, agency: 'first', priceVector: 12.5, currency: undefined, fields: undefined, staticBase });
+      const second = await compare({ unitId, agency: 'second', priceVector: -7.3, currency: 'KWD', fields: undefined, staticBase: true });
+      if (first) seen.first++;
+      if (second) seen.second++;
+      if (!first && !second) seen.neither++;
+    }
+    // The catalogue has units of each kind: seen by the first agency, by the second, by neither.
+    expect(seen.first).toBeGreaterThan(15);
+    expect(seen.second).toBeGreaterThan(8);
+    expect(seen.neither).toBeGreaterThan(8);
+  };
+
+  it('answers every unit of the catalogue as the SQL path does (both apps, two agencies, a price vector, KWD)', everyUnit);
+
+  it('answers random requests as the SQL path does, byte for byte', async () => {
+    await fc.assert(fc.asyncProperty(requestArb(), async (request) => void (await compare(request))), { seed: SEED, numRuns: NUM_RUNS });
+  });
+
+  it('serves the next import on the next request (no refresh asked), and still agrees with the SQL path', async () => {
+    const changed = visibleUnit(bundle);
+    const { secret } = await keyFor('first', 0);
+    const get = () => t.app.inject({ method: 'GET', url: `/units/${changed.id}?fields=price,unit_number`, headers: { 'x-api-key': secret } });
+    expect((await get()).json().data).toEqual({ unit_number: changed.unit_number, price: changed.price ?? null });
+    const signalled = t.changes.catalogueVersion;
+    bundle = update(bundle, changed);
+    await importBundle(t.db, bundle, { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
+    for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
+      if (waited > 5_000) throw new Error('no change signal within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect((await get()).json().data).toEqual({ unit_number: `${String(changed.unit_number)} v2`, price: ((changed.price as number | null) ?? 0) + 1 });
+    await everyUnit();
+    await fc.assert(fc.asyncProperty(requestArb(), async (request) => void (await compare(request))), { seed: SEED + 2, numRuns: NUM_RUNS / 2 });
+  });
+});
