@@ -81,6 +81,20 @@ describe.each(drivers)('search model refresh (%s)', (driver) => {
     return { model, signal, eightRequests };
   };
 
+  it('atLeast(a version read from the database) holds that version before its signal has come (GET /changes then a detail)', async () => {
+    const { model } = await modelWithSignal();
+    const before = model.current().catalogueVersion;
+    await importBundle(t.db, projects(3, PROJECTS), importOptions);
+    const committed = await readVersion();
+    expect(committed).toBeGreaterThan(before);
+    // The signal is held back: latest() knows of nothing newer, atLeast() reads what it is told.
+    expect((await model.latest()).catalogueVersion).toBe(before);
+    const caughtUp = await model.atLeast(committed);
+    expect(caughtUp.catalogueVersion).toBeGreaterThanOrEqual(committed);
+    const page = findProjects(caughtUp, { contracted_developer_ids: [DEV], price_vector: 0 }, parseProjectsQuery({ limit: 100 }), { amenitiesRadiusM: undefined });
+    expect(page.items).toContain(' v3');
+  });
+
   it('builds once for a signal, however many requests wait for its swap', async () => {
     const { model, signal, eightRequests } = await modelWithSignal();
     expect(model.version).toBe(1);

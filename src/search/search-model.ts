@@ -66,8 +66,17 @@ export class SearchModel {
   }
 
   /** The snapshot once it holds every catalogue version signalled so far (see above). */
-  async latest(): Promise<Snapshot> {
-    const wanted = this.options.changes?.catalogueVersion ?? 0;
+  latest(): Promise<Snapshot> {
+    return this.atLeast(this.options.changes?.catalogueVersion ?? 0);
+  }
+
+  /**
+   * The snapshot once it holds catalogue version `wanted` (at most FRESHNESS_WAIT_MS, as latest()).
+   * For a version read from the database before its signal reached this process: GET /changes lists a
+   * change and a client fetches GET /units/{id} at once; the feed waits until this process's snapshot
+   * holds what it lists, so the detail asked next of this process is the one the feed announced.
+   */
+  async atLeast(wanted: number): Promise<Snapshot> {
     if (this.snapshot.catalogueVersion >= wanted) return this.snapshot;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.catchUp(wanted), new Promise<void>((resolve) => (timer = setTimeout(resolve, FRESHNESS_WAIT_MS)))]);

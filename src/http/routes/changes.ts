@@ -8,7 +8,7 @@ import { gone } from '../errors.js';
 import { ChangesPage, ChangesQuery, MAX_CHANGES_LIMIT, DEFAULT_CHANGES_LIMIT } from '../../contract/schemas/changes.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 
-export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database }) => {
+export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, search }) => {
   app.get(
     '/changes',
     {
@@ -42,6 +42,8 @@ export const changesRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       // On the primary: a replica behind the client's last page would answer "start over".
       const read = await readPrimaryFirst(database, (db) => readChanges(db, feedRequest));
       if (cursor && catalogueStartOverReason(cursor, { version: read.catalogueVersion, horizon: read.horizon })) throw gone(messages.cursorExpired);
+      // The details served from memory (GET /units/{id}) hold what this page lists before it is answered.
+      await search.atLeast(read.catalogueVersion);
       return ok(changesPage(read, feedRequest, key));
     },
   );
