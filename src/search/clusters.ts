@@ -2,7 +2,6 @@ import { compareAedValue } from '../domain/currency.js';
 import { mercatorX, mercatorY, tileIndex } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
-import type { FoundList } from './result-cache.js';
 import type { Snapshot } from './snapshot.js';
 import type { WhatMatched } from './what-matched.js';
 
@@ -68,22 +67,6 @@ interface Cell {
   matchCheapest: number;
   matchCents: number;
   matchSize: number;
-}
-
-/*
- * The clusters of a search, kept with its result (result-cache.ts: the result's key holds the scope,
- * the prices, the currency and every filter, viewport included), by zoom and `match`: a map showing
- * the same view to many visitors asks the same clusters again, and they then cost a lookup. Weakly
- * held: they go with the result when the result cache drops it or the snapshot is replaced.
- */
-const keptClusters = new WeakMap<FoundList, Map<string, unknown>>();
-
-/** `make()`'s answer for this search's clusters at `view` (its zoom and options), made once per kept result. */
-export function clustersOnce<T>(found: FoundList, view: string, make: () => T): T {
-  let views = keptClusters.get(found);
-  if (!views) keptClusters.set(found, (views = new Map()));
-  if (!views.has(view)) views.set(view, make());
-  return views.get(view) as T;
 }
 
 /** Each project's position in the ascending price_from order, per snapshot. */

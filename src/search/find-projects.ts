@@ -8,10 +8,10 @@ import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { appendRawProperty } from '../contract/json-splice.js';
 import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
-import { searchKey, type FoundList } from './result-cache.js';
+import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
-import { matchedPageOnce, WhatMatched } from './what-matched.js';
+import { WhatMatched } from './what-matched.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
@@ -88,7 +88,7 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
     return `[${items.join(',')}]`;
   };
   // With `match=true` a page walks its projects' units: kept with the search's result, made once.
-  const items = page.match ? matchedPageOnce(found, page.offset, page.limit, render) : render();
+  const items = page.match ? derivedOnce(found, `match page ${page.offset} ${page.limit}`, render) : render();
   const result: FoundProjects = { total: order.length, items, kept: found };
   if (found.facets) result.facets = found.facets;
   return result;

@@ -32,6 +32,27 @@ export interface FoundList {
   rendered?: string;
 }
 
+/*
+ * What is worked out from a search's result and is the same for every request asking it again (a page
+ * with `match=true`, the clusters at a zoom, an MCP tool's parsed page): kept with the result, under a
+ * name that says what it is and everything else it depends on. The result's key already holds the
+ * scope, the key's prices, the currency and every filter. Weakly held: it goes with the result when
+ * the cache drops it or the snapshot is replaced; a result that was never kept keeps nothing for long.
+ */
+const derived = new WeakMap<FoundList, Map<string, unknown>>();
+/** Per result: the first few pages and views asked are the ones asked again. */
+const DERIVED_PER_RESULT = 32;
+
+/** `make()` for the result `found` under `name`, made once while the result is kept. */
+export function derivedOnce<T>(found: FoundList, name: string, make: () => T): T {
+  let kept = derived.get(found);
+  if (!kept) derived.set(found, (kept = new Map()));
+  if (kept.has(name)) return kept.get(name) as T;
+  const value = make();
+  if (kept.size < DERIVED_PER_RESULT) kept.set(name, value);
+  return value;
+}
+
 /** At most this many searches per snapshot... */
 export const RESULT_CACHE_ENTRIES = 2_000;
 /** ...and at most this many bytes of them (a list of every L project is ~17 kB); scripts/search-model-size.ts weighs it when full. */

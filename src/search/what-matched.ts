@@ -1,7 +1,6 @@
 import type { UnitFilters } from '../domain/project-filters.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
-import type { FoundList } from './result-cache.js';
 import type { Snapshot } from './snapshot.js';
 import { UnitMatcher, type UnitMatch } from './unit-matcher.js';
 
@@ -45,26 +44,4 @@ export class WhatMatched {
     const { units, price_from, size_from } = this.shown(i);
     return `{"units":${units},"price_from":${JSON.stringify(price_from)},"size_from":${JSON.stringify(size_from)}}`;
   }
-}
-
-/*
- * The items of a search's pages with `match`, kept with the search's result (result-cache.ts): its key
- * holds everything the figures depend on (the unit-level filters, the key's prices, the currency), so
- * a page asked again costs no walk of its projects' units. The first few pages asked (the ones asked
- * again); weakly held, they go with the result.
- */
-const keptPages = new WeakMap<FoundList, Map<string, string>>();
-const PAGES_KEPT = 8;
-
-/** The items JSON of the page (offset, limit) of `found`'s search with `match`, made by `render()` once per kept result. */
-export function matchedPageOnce(found: FoundList, offset: number, limit: number, render: () => string): string {
-  let kept = keptPages.get(found);
-  if (!kept) keptPages.set(found, (kept = new Map()));
-  const key = `${offset} ${limit}`;
-  let items = kept.get(key);
-  if (items === undefined) {
-    items = render();
-    if (kept.size < PAGES_KEPT) kept.set(key, items);
-  }
-  return items;
 }

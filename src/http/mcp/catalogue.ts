@@ -18,7 +18,7 @@ import { findProjectDetail } from '../../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { findUnit } from '../../queries/units.js';
 import { findProjects } from '../../search/find-projects.js';
-import type { FoundList } from '../../search/result-cache.js';
+import { derivedOnce } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 
@@ -50,17 +50,6 @@ export interface Catalogue {
   submitApplication(unitId: number, body: ApplicationRequest, idempotencyKey: string): Promise<ApplicationOutcomeData>;
 }
 
-/*
- * A search's page as objects, kept with the search's cached result (weakly: it goes when the snapshot's
- * result cache drops the search, or the snapshot is replaced): REST splices the page's JSON text into
- * its answer, but a tool's structured content is an object, and parsing the page again on every call
- * was a good part of an MCP search's CPU. The cache key of a result holds everything a page depends on
- * but its offset, limit and `match` (the key's developers and prices, the filters, the sort, the facets),
- * so a page is found by those three. The first few pages only: repeated searches read those.
- */
-const parsedPages = new WeakMap<FoundList, Map<string, ProjectsPage>>();
-const PAGES_KEPT = 4;
-
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
   const { database, config, links, search, applications } = deps;
   const { db } = database;
@@ -87,15 +76,11 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
       const page = parseProjectsQuery(query);
       const found = findProjects(await search.latest(), auth, page, context);
-      const pageKey = `${page.offset},${page.limit},${page.match}`;
-      const kept = parsedPages.get(found.kept);
-      const known = kept?.get(pageKey);
-      if (known) return known;
-      const items = JSON.parse(found.items) as ProjectListItem[];
-      const result: ProjectsPage = { total: found.total, ...(found.facets && { facets: found.facets }), items };
-      if (!kept) parsedPages.set(found.kept, new Map([[pageKey, result]]));
-      else if (kept.size < PAGES_KEPT) kept.set(pageKey, result);
-      return result;
+      // Parsed once per page of a kept result (result-cache.ts): structured content is objects.
+      return derivedOnce(found.kept, `mcp page ${page.offset} ${page.limit} ${page.match}`, () => {
+        const items = JSON.parse(found.items) as ProjectListItem[];
+        return { total: found.total, ...(found.facets && { facets: found.facets }), items } satisfies ProjectsPage;
+      });
     },
 
     async getProject(id) {

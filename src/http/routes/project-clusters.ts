@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
-import { clusterProjects, clustersOnce } from '../../search/clusters.js';
+import { clusterProjects } from '../../search/clusters.js';
+import { derivedOnce } from '../../search/result-cache.js';
 import { matchProjects } from '../../search/find-projects.js';
 import { ClustersQuery, MAX_CLUSTERS, ProjectClusters } from '../../contract/schemas/clusters.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
@@ -34,8 +35,8 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
       const display = displayCurrencyOf(filters.currency, snapshot.rates);
       const scope = display ? { ...request.auth, display } : request.auth;
       const found = matchProjects(snapshot, scope, page, { amenitiesRadiusM: config.amenitiesRadiusM });
-      // Made once per search (its kept result), zoom and `match`; asked again, a lookup.
-      return clustersOnce(found, `${zoom} ${page.match}`, () => {
+      // Made once per search (its kept result), zoom and `match`: a map showing the same view to many visitors asks it again.
+      return derivedOnce(found, `clusters ${zoom} ${page.match}`, () => {
         const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
         const pricing = keyPricingOf(request.auth.price_vector);
         const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
