@@ -14,6 +14,7 @@ import * as webhooks from './migrations/0012_webhooks.js';
 // meanwhile hold 0011 and 0012 (Kysely refuses a migration inserted before executed ones).
 import * as currencyRates from './migrations/0013_currency_rates.js';
 import * as webhookProbes from './migrations/0014_webhook_probes.js';
+import * as webhookLeases from './migrations/0015_webhook_leases.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012_webhooks': webhooks,
   '0013_currency_rates': currencyRates,
   '0014_webhook_probes': webhookProbes,
+  '0015_webhook_leases': webhookLeases,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

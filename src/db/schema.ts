@@ -486,6 +486,8 @@ export interface WebhookDeliveriesTable {
   completed_at: NullableTimestamp;
   /** The delivery probing the endpoint while it does not answer; this one waits for it (migration 0014). */
   waits_for_probe: number | null;
+  /** While an attempt runs, the end of its lease; NULL once its outcome is written (migration 0015). */
+  leased_until: NullableTimestamp;
 }
 
 /** A unit's price, status and listing before the transaction `version` changed them (units' triggers). */

@@ -18,6 +18,7 @@ import { newMessageId } from '../webhooks/signing.js';
  * endpoint was tried on its own schedule: with 10,000 pending, tens of claims, refused connections and
  * outcome writes a second, a measurable share of the reads' throughput (docs/performance.md). An
  * endpoint that answers with an error status is not held: the error may belong to one message only.
+ * A delivery being attempted (its lease, leased_until, not over) is neither held nor released.
  */
 
 export interface ClaimedDelivery {
@@ -63,7 +64,8 @@ export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs:
        FOR UPDATE OF d SKIP LOCKED
     ), c AS (
       UPDATE webhook_deliveries d
-         SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs}::int * interval '1 millisecond'
+         SET attempts = d.attempts + 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs}::int * interval '1 millisecond',
+             leased_until = now() + ${leaseMs}::int * interval '1 millisecond', waits_for_probe = NULL
         FROM due WHERE d.id = due.id
       RETURNING d.*
     )
@@ -83,14 +85,20 @@ export async function queueClaimedPing(db: Kysely<DB>, endpointId: number, lease
       SELECT ${id}, id, 'ping', ${body} FROM webhook_endpoints WHERE id = ${endpointId}
       RETURNING *
     ), c AS (
-      INSERT INTO webhook_deliveries (message_id, endpoint_id, attempts, last_attempt_at, next_attempt_at)
-      SELECT m.id, m.endpoint_id, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond' FROM m
+      INSERT INTO webhook_deliveries (message_id, endpoint_id, attempts, last_attempt_at, next_attempt_at, leased_until)
+      SELECT m.id, m.endpoint_id, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond', now() + ${leaseMs}::int * interval '1 millisecond' FROM m
       RETURNING *
     )
     SELECT ${claimedColumns}
       FROM c JOIN m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
   return rows[0] && toClaimed(rows[0]);
 }
+
+/**
+ * Nobody is attempting the delivery `d`: a probe's hold and release leave an attempt's lease alone. A
+ * release that set a running attempt due let a second claim send the message again meanwhile.
+ */
+const notLeased = sql`(d.leased_until IS NULL OR d.leased_until <= now())`;
 
 export type AttemptRecord =
   | { kind: 'delivered'; status: number }
@@ -109,12 +117,12 @@ export async function recordAttempt(
     // skipped, never waited for: probes' holds lock many rows at once, and waiting could deadlock.
     await sql`
       WITH done AS (
-        UPDATE webhook_deliveries SET state = 'delivered', completed_at = now(), last_status = ${outcome.status}, last_error = NULL
+        UPDATE webhook_deliveries SET state = 'delivered', completed_at = now(), last_status = ${outcome.status}, last_error = NULL, leased_until = NULL
          WHERE id = ${delivery.id} AND state = 'pending'
         RETURNING endpoint_id
       ), released AS (
         SELECT d.id FROM webhook_deliveries d JOIN done ON d.endpoint_id = done.endpoint_id
-         WHERE ${delivery.probing} AND d.state = 'pending' AND d.waits_for_probe IS NOT NULL
+         WHERE ${delivery.probing} AND d.state = 'pending' AND d.waits_for_probe IS NOT NULL AND ${notLeased}
            FOR UPDATE OF d SKIP LOCKED
       )
       UPDATE webhook_deliveries d SET next_attempt_at = now(), waits_for_probe = NULL FROM released WHERE d.id = released.id`.execute(db);
@@ -128,7 +136,7 @@ export async function recordAttempt(
         .where('id', '=', delivery.id)
         .where('attempts', '=', delivery.attempts)
         .where('state', '=', 'pending')
-        .set({ last_status: outcome.status, last_error: outcome.error, next_attempt_at: sql`now() + ${delay}`, waits_for_probe: null })
+        .set({ last_status: outcome.status, last_error: outcome.error, next_attempt_at: sql`now() + ${delay}`, waits_for_probe: null, leased_until: null })
         .execute();
       return;
     }
@@ -139,12 +147,12 @@ export async function recordAttempt(
     const holdUntil = sql`now() + ${Math.round(outcome.holdOthersMs)}::int * interval '1 millisecond'`;
     await sql`
       WITH probe AS (
-        UPDATE webhook_deliveries SET last_status = ${outcome.status}, last_error = ${outcome.error}, next_attempt_at = now() + ${delay}, waits_for_probe = NULL
+        UPDATE webhook_deliveries SET last_status = ${outcome.status}, last_error = ${outcome.error}, next_attempt_at = now() + ${delay}, waits_for_probe = NULL, leased_until = NULL
          WHERE id = ${delivery.id} AND attempts = ${delivery.attempts} AND state = 'pending'
         RETURNING id, endpoint_id
       ), held AS (
         SELECT d.id FROM webhook_deliveries d JOIN probe ON d.endpoint_id = probe.endpoint_id
-         WHERE d.state = 'pending' AND d.id <> probe.id AND d.next_attempt_at < ${holdUntil}
+         WHERE d.state = 'pending' AND d.id <> probe.id AND d.next_attempt_at < ${holdUntil} AND ${notLeased}
            FOR UPDATE OF d SKIP LOCKED
       )
       UPDATE webhook_deliveries d SET next_attempt_at = ${holdUntil}, waits_for_probe = probe.id FROM held, probe WHERE d.id = held.id`.execute(db);
@@ -156,7 +164,7 @@ export async function recordAttempt(
       .where('id', '=', delivery.id)
       .where('attempts', '=', delivery.attempts)
       .where('state', '=', 'pending')
-      .set({ state: 'failed', completed_at: sql`now()`, last_status: outcome.status, last_error: outcome.error })
+      .set({ state: 'failed', completed_at: sql`now()`, last_status: outcome.status, last_error: outcome.error, leased_until: null })
       .executeTakeFirst();
     if (Number(failed.numUpdatedRows) === 0) return;
     await trx
