@@ -52,7 +52,7 @@ export function webhookDocs() {
           responses: {
             '200': { description: 'Any 2xx: received. Answer within 10 s; do the work after answering.' },
             '410': { description: 'Gone: the endpoint is disabled at once, and receives nothing more until the operator enables it.' },
-            '500': { description: 'Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled.' },
+            '500': { description: 'Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint\'s other deliveries wait; the first 2xx to the probe sends them at once.' },
           },
         },
       },

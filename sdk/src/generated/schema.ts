@@ -7952,7 +7952,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8034,7 +8034,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8137,7 +8137,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8222,7 +8222,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8325,7 +8325,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -8395,7 +8395,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. */
+            /** @description Any other answer, a timeout (10 s) or a refused connection: retried with exponential backoff and jitter for 72 h, then the endpoint is disabled. While the endpoint gives no answer at all (timeout, refused connection), one delivery at a time probes it on that schedule and the endpoint's other deliveries wait; the first 2xx to the probe sends them at once. */
             500: {
                 headers: {
                     [name: string]: unknown;
