@@ -10,7 +10,7 @@ import { loadFixtures, revokeBenchKeys } from './fixtures.js';
 import { probe, runLoad } from './load.js';
 import { DEFAULT_POSTGRES_URL, type BenchOptions, type DriverName } from './options.js';
 import { gitCommit, machineInfo } from './report.js';
-import { buildScenarios, type Scenario } from './scenarios.js';
+import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
 import { buildService, serviceArgs, startChildServer, waitForHealth, waitUntilIdle, type ChildServer } from './server-process.js';
 
 /*
@@ -24,11 +24,16 @@ import { buildService, serviceArgs, startChildServer, waitForHealth, waitUntilId
  *            listener, B with METRICS_PORT (scraped every second, pessimistic); scenarios whoami and
  *            projects-typical. Target (issue 28): B/A >= 97 %. Also the bytes of log per request at info
  *            (each server's stdout over the responses it gave), target <= 300.
+ *   scenarios one server; A = --a, B = --b (any two names of bench/scenarios.ts), e.g. projects-typical
+ *            against projects-typical-usd (issue 22: >= 90 %) or projects-typical-match (issue 24:
+ *            >= 90 %), on L with --projects 5000 --foreign-currencies 25.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stderr.write(`[bench:ab] ${line}\n`);
 
-const USAGE = `Usage: npm run bench:ab -- --compare mcp|metrics [--projects N (500)] [--rounds R (5)] [--duration S (5)] [--connections C (32)] [--driver postgres|pglite]`;
+const USAGE =
+  'Usage: npm run bench:ab -- --compare mcp|metrics|scenarios [--a SCENARIO --b SCENARIO (scenarios)] [--projects N (500)] ' +
+  '[--foreign-currencies P (0)] [--rounds R (5)] [--duration S (5)] [--connections C (32)] [--driver postgres|pglite]';
 
 interface Variant {
   name: string;
@@ -71,7 +76,10 @@ async function main(): Promise<void> {
     args: process.argv.slice(2),
     options: {
       compare: { type: 'string' },
+      a: { type: 'string' },
+      b: { type: 'string' },
       projects: { type: 'string' },
+      'foreign-currencies': { type: 'string' },
       rounds: { type: 'string' },
       duration: { type: 'string' },
       connections: { type: 'string' },
@@ -79,14 +87,18 @@ async function main(): Promise<void> {
     },
   });
   const compare = values.compare;
-  if (compare !== 'mcp' && compare !== 'metrics') throw new Error(USAGE);
+  if (compare !== 'mcp' && compare !== 'metrics' && compare !== 'scenarios') throw new Error(USAGE);
+  const named = [values.a, values.b];
+  if (compare === 'scenarios' && !named.every((name) => name !== undefined && (SCENARIO_NAMES as readonly string[]).includes(name))) {
+    throw new Error(`${USAGE}\n--a and --b name scenarios of bench/scenarios.ts: ${SCENARIO_NAMES.join(', ')}`);
+  }
   const driver = (values.driver ?? 'postgres') as DriverName;
   const rounds = Number(values.rounds ?? 5);
   const durationS = Number(values.duration ?? 5);
   const connections = Number(values.connections ?? 32);
   const options: BenchOptions = {
     projects: Number(values.projects ?? 500),
-    foreignCurrencies: 0,
+    foreignCurrencies: Number(values['foreign-currencies'] ?? 0),
     duration: durationS,
     warmup: 1,
     latencyDuration: 0,
@@ -116,12 +128,13 @@ async function main(): Promise<void> {
   let scrapes = 0;
   let scraper: NodeJS.Timeout | undefined;
   try {
-    if (compare === 'mcp') {
+    if (compare === 'mcp' || compare === 'scenarios') {
       const server = await startService(driver, options, {}, 'server');
       servers.push(server);
+      const [a, b] = compare === 'mcp' ? ['projects-typical', 'mcp-search-typical'] : [values.a!, values.b!];
       pairs.push([
-        { name: 'GET /projects', server, scenario: scenarios.get('projects-typical')! },
-        { name: 'MCP search_projects', server, scenario: scenarios.get('mcp-search-typical')! },
+        { name: compare === 'mcp' ? 'GET /projects' : a, server, scenario: scenarios.get(a)! },
+        { name: compare === 'mcp' ? 'MCP search_projects' : b, server, scenario: scenarios.get(b)! },
       ]);
     } else {
       const off = await startService(driver, options, {}, 'metrics off');
