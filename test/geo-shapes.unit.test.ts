@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inBox, inShape, selfIntersection, type LngLatShape } from '../src/domain/geo.js';
+import { inBox, inShape, MAX_ZOOM, mercatorX, mercatorY, selfIntersection, tileAt, tileIndex, type LngLatShape } from '../src/domain/geo.js';
 import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon } from '../src/domain/project-filters.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
 
@@ -190,5 +190,23 @@ describe('polygon with holes, and several polygons', () => {
     expect(polygon(`${ring(500, 55)}|${ring(500, 56)}`).polygons).toHaveLength(2);
     const error = rejected(() => parsePolygon(`${ring(500, 55)}|${ring(501, 56)}`));
     expect(error.message).toBe(`polygon has 1001 vertices; at most ${MAX_POLYGON_VERTICES} are allowed`);
+  });
+});
+
+describe('map tiles', () => {
+  it('a tile at any zoom is the MAX_ZOOM tile shifted (tileAt), clamping included, on random points and the edges', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const points: [number, number][] = [[-180, -90], [180, 90], [180, 85.0511], [-180, -85.06], [0, 0], [55.27, 25.2], [179.9999999, -89.9]];
+    for (let k = 0; k < 2_000; k++) points.push([random() * 360 - 180, random() * 180 - 90]);
+    // Points on tile edges at every zoom: multiples of 360 / 2^22 degrees of longitude.
+    for (let k = 0; k < 200; k++) points.push([-180 + Math.floor(random() * 2 ** 22) * (360 / 2 ** 22), random() * 170 - 85]);
+    for (const [lng, lat] of points) {
+      const x = tileIndex(mercatorX(lng), MAX_ZOOM);
+      const y = tileIndex(mercatorY(lat), MAX_ZOOM);
+      for (let zoom = 0; zoom <= MAX_ZOOM; zoom++) {
+        expect([tileAt(x, zoom), tileAt(y, zoom)], `${lng} ${lat} at ${zoom}`).toEqual([tileIndex(mercatorX(lng), zoom), tileIndex(mercatorY(lat), zoom)]);
+      }
+    }
   });
 });

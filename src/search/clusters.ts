@@ -1,5 +1,5 @@
 import { compareAedValue } from '../domain/currency.js';
-import { mercatorX, mercatorY, tileIndex } from '../domain/geo.js';
+import { MAX_ZOOM, mercatorX, mercatorY, tileAt, tileIndex } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
@@ -73,19 +73,43 @@ interface Cell {
 const ranks = new WeakMap<Snapshot, Int32Array>();
 
 /*
- * Each project's web-mercator coordinates, per snapshot: the tangent and inverse sine of a latitude
- * cost more than the rest of a member's work, and a project's do not change with the request.
+ * Each project's tile column and row at MAX_ZOOM, per snapshot (a tile at any zoom is then a shift,
+ * geo.ts tileAt): the tangent and inverse sine of a latitude cost more than the rest of a member's
+ * work, and a project's do not change with the request.
  */
-const mercators = new WeakMap<Snapshot, { x: Float64Array; y: Float64Array }>();
+const tiles = new WeakMap<Snapshot, { x: Int32Array; y: Int32Array }>();
 
-function mercatorOf(snapshot: Snapshot): { x: Float64Array; y: Float64Array } {
-  let mercator = mercators.get(snapshot);
-  if (!mercator) {
+function tilesOf(snapshot: Snapshot): { x: Int32Array; y: Int32Array } {
+  let found = tiles.get(snapshot);
+  if (!found) {
     const { latitude, longitude } = snapshot.projects;
-    mercator = { x: Float64Array.from(longitude, mercatorX), y: Float64Array.from(latitude, mercatorY) };
-    mercators.set(snapshot, mercator);
+    found = {
+      x: Int32Array.from(longitude, (lng) => tileIndex(mercatorX(lng), MAX_ZOOM)),
+      y: Int32Array.from(latitude, (lat) => tileIndex(mercatorY(lat), MAX_ZOOM)),
+    };
+    tiles.set(snapshot, found);
   }
-  return mercator;
+  return found;
+}
+
+/** membersInIdOrder's marks, grown to the largest snapshot seen (a pass runs to its end without yielding). */
+let marks = new Uint8Array(0);
+
+/**
+ * The matches in snapshot order, which is id order: marked, then read in one walk of the snapshot's
+ * indexes (a typed array's sort of L's 2,665 Dubai matches cost more than this walk of all 5,000).
+ */
+function membersInIdOrder(matches: Int32Array, count: number): Int32Array {
+  if (marks.length < count) marks = new Uint8Array(count);
+  for (let k = 0; k < matches.length; k++) marks[matches[k]] = 1;
+  const members = new Int32Array(matches.length);
+  let next = 0;
+  for (let i = 0; i < count && next < members.length; i++) {
+    if (marks[i] === 0) continue;
+    marks[i] = 0;
+    members[next++] = i;
+  }
+  return members;
 }
 
 function priceRanks(snapshot: Snapshot): Int32Array {
@@ -115,11 +139,11 @@ export function clusterProjects(
 ): Clusters {
   const { latitude, longitude, minBaseCents, currencyIndex, currencies } = snapshot.projects;
   const rank = priceRanks(snapshot);
-  const mercator = mercatorOf(snapshot);
+  const tile = tilesOf(snapshot);
   const priced = (i: number) => !Number.isNaN(minBaseCents[i]);
   // Members in id order: the sums, and so the centroids, do not depend on the search's sort. A
   // snapshot's projects are in id order, so this is their indexes' numeric order (a native sort).
-  const members = Int32Array.from(matches).sort();
+  const members = membersInIdOrder(matches, snapshot.projects.count);
   /** As GET /projects shows a price of project i (find-projects.ts): converted when `currency=` has a rate for it. */
   const priceOf = (i: number, cents: number): { price_from: number | null; currency: string | null } => {
     if (i < 0) return { price_from: null, currency: null };
@@ -143,11 +167,11 @@ export function clusterProjects(
       const i = members[k];
       const lat = latitude[i];
       const lng = longitude[i];
-      const tile = tileIndex(mercator.x[i], gridZoom) * columns + tileIndex(mercator.y[i], gridZoom);
-      const cell = cells.get(tile);
+      const key = tileAt(tile.x[i], gridZoom) * columns + tileAt(tile.y[i], gridZoom);
+      const cell = cells.get(key);
       const found = memberMatch?.[k];
       if (!cell) {
-        cells.set(tile, {
+        cells.set(key, {
           count: 1, sumLat: lat, sumLng: lng, west: lng, south: lat, east: lng, north: lat, cheapest: priced(i) ? i : -1, only: i,
           matchUnits: found?.units ?? 0,
           matchCheapest: found && !Number.isNaN(found.minBaseCents) ? i : -1,
