@@ -49,6 +49,8 @@ export class UnitMatcher {
   private readonly lows: Float64Array | undefined;
   private readonly highs: Float64Array | undefined;
   private converted: Conversion | undefined;
+  /** The snapshot's projects' currency indexes, read where forProject is called (a field: one load, not three). */
+  private readonly currencyIndex: Int32Array;
   private readonly sizeMin: number;
   private readonly sizeMax: number;
   private readonly parkingMin: number;
@@ -86,6 +88,7 @@ export class UnitMatcher {
     private readonly display?: DisplayPrices,
   ) {
     this.active = filters !== undefined;
+    this.currencyIndex = snapshot.projects.currencyIndex;
     const f = filters ?? {};
     this.bedrooms =
       f.bedrooms !== undefined || f.bedroomsFiveOrMore
@@ -139,7 +142,7 @@ export class UnitMatcher {
   matches(p: number): boolean {
     if (!this.active) return true;
     if (this.impossible) return false;
-    if (this.lows) this.forProject(p);
+    if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
     if (!this.anyCell(p)) return false;
     return this.exact || (this.othersAllow(p) && this.anyUnit(p));
   }
@@ -153,7 +156,7 @@ export class UnitMatcher {
    */
   withMatch(p: number): number {
     if (this.impossible) return 0;
-    if (this.lows) this.forProject(p);
+    if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
     if (this.byBounds) return this.facetBitsByBounds(p);
     const possible = this.cellsForFacets(p);
     if (this.exact || possible === 0) return possible;
@@ -180,7 +183,7 @@ export class UnitMatcher {
     let lowest = Number.NaN;
     let smallest = Number.NaN;
     if (!this.impossible) {
-      if (this.lows) this.forProject(p);
+      if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
       const units = this.snapshot.units;
       const { bedrooms, statuses, checksBedrooms, checksStatuses, tagMask } = this;
       const listTag = tagMask !== undefined && !this.tagsBeyondList;
@@ -206,12 +209,13 @@ export class UnitMatcher {
   private windowOf = -1;
 
   /**
-   * With `currency=`: the window and conversion of p's currency. Most neighbouring projects share one
-   * (three in four are in AED on L with 25 % foreign), and then nothing is stored.
+   * With `currency=`: the window and conversion of p's currency, called when it is not the one set
+   * last (three in four neighbouring projects share one on L with 25 % foreign). The callers test that
+   * inline: the call per project cost more than the test, and setting the window for every project
+   * without a test measured slower still (docs/performance.md, stop 32).
    */
   private forProject(p: number): void {
-    const k = this.snapshot.projects.currencyIndex[p];
-    if (k === this.windowOf) return;
+    const k = this.currencyIndex[p];
     this.windowOf = k;
     this.low = this.lows![k];
     this.high = this.highs![k];
