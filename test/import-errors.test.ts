@@ -223,6 +223,15 @@ describe.each(drivers)('bundle errors (%s)', (driver) => {
       { id: 5, created_at: '0001-01-01 00:00:00.000000', updated_at: '0001-01-01 01:59:59.000000' },
       { id: 6, created_at: '9999-12-31 23:59:59.999999', updated_at: '2025-12-31 18:01:00.000000' },
     ]);
+    // Read back as the API reads every timestamp (src/db/type-parsers.mjs): the years 0001 to 0099 too,
+    // which Date's legacy parser took for 1950 to 2049 and 1900 to 1949.
+    const read = await db.selectFrom('areas').select(['id', 'created_at', 'updated_at']).where('id', 'in', [5, 6]).orderBy('id').execute();
+    expect(read).toEqual([
+      { id: 5, created_at: '0001-01-01T00:00:00.000Z', updated_at: '0001-01-01T01:59:59.000Z' },
+      { id: 6, created_at: '9999-12-31T23:59:59.999Z', updated_at: '2025-12-31T18:01:00.000Z' },
+    ]);
+    await run(db, { areas: [{ id: 5, name: 'First instant', city: 'Nowhere', created_at: '0050-06-30T12:00:00+04:00' }] });
+    expect(await db.selectFrom('areas').select('created_at').where('id', '=', 5).executeTakeFirstOrThrow()).toEqual({ created_at: '0050-06-30T08:00:00.000Z' });
     const [key] = await rows(db, 'SELECT status, price_vector, allowed_domains FROM api_keys WHERE id = 2');
     expect(key).toEqual({ status: 0, price_vector: 100, allowed_domains: null });
   });

@@ -6,8 +6,18 @@
 export const OID = { int8: 20, numeric: 1700, timestamp: 1114, timestamptz: 1184, date: 1082 };
 
 const toNumber = (value) => Number(value);
-const toIsoTimestamp = (value) => new Date(value).toISOString();
-const toIsoTimestampUtc = (value) => new Date(`${value}Z`).toISOString();
+/*
+ * PostgreSQL writes a timestamp as `YYYY-MM-DD hh:mm:ss[.ffffff][+hh[:mm]]`. Not being ISO 8601, that
+ * went to Date's legacy parser, which reads the years 0001 to 0099 (storable: the import takes
+ * 0001-01-01 to 9999-12-31) as 1950 to 2049 and 1900 to 1949. Written as ISO 8601 (`T`, `+hh:mm`),
+ * Date reads every four-digit year as it is.
+ */
+const isoOf = (value) => {
+  const sign = value.charCodeAt(value.length - 3);
+  return `${value.slice(0, 10)}T${value.slice(11)}${sign === 43 || sign === 45 ? ':00' : ''}`;
+};
+const toIsoTimestamp = (value) => new Date(isoOf(value)).toISOString();
+const toIsoTimestampUtc = (value) => new Date(`${isoOf(value)}Z`).toISOString();
 
 export const textParsers = {
   [OID.int8]: toNumber,
