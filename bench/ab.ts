@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -8,6 +7,8 @@ import { openTarget, targetEnv } from './catalogue.js';
 import { ensureCatalogue, targetFor } from './driver.js';
 import { loadFixtures, revokeBenchKeys } from './fixtures.js';
 import { probe, runLoad } from './load.js';
+import { median } from './median.js';
+import { cpuSeconds, inRoundOrder } from './process-cpu.js';
 import { DEFAULT_POSTGRES_URL, type BenchOptions, type DriverName } from './options.js';
 import { gitCommit, machineInfo } from './report.js';
 import { buildScenarios, SCENARIO_NAMES, type Scenario } from './scenarios.js';
@@ -63,12 +64,6 @@ async function startService(driver: DriverName, options: BenchOptions, extra: Re
   });
   await waitForHealth(server.url);
   return { ...server, logBytes: () => bytes, metricsUrl };
-}
-
-/** CPU seconds (user + system) the process has used so far, from /proc (Linux; 10 ms resolution). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 async function main(): Promise<void> {
@@ -169,8 +164,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       loads.push(machineInfo().loadAverage[0]);
       for (const pair of pairs) {
-        const order = round % 2 === 0 ? pair : ([pair[1], pair[0]] as const);
-        for (const variant of order) {
+        for (const variant of inRoundOrder(pair, round)) {
           await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 1 });
           await waitUntilIdle(variant.server.url, variant.server.pid);
           const bytesBefore = variant.server.logBytes();
@@ -192,7 +186,6 @@ async function main(): Promise<void> {
     }
     loads.push(machineInfo().loadAverage[0]);
 
-    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
     console.log(`\n${compare}: ${driver}, ${options.projects} projects, ${rounds} rounds x ${durationS} s, c=${connections}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, ${new Date().toISOString()}`);
     console.log(`load average (1 min) at each round: ${loads.map((value) => value.toFixed(2)).join(' ')}`);
     for (const [a, b] of pairs) {

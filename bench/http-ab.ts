@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { median } from './median.js';
 import { runLoad, type LoadStats } from './load.js';
+import { cpuSeconds, inRoundOrder } from './process-cpu.js';
 
 /*
  * A/B comparison of requests on running services, in alternating rounds: on a machine loaded by
@@ -13,7 +14,9 @@ import { runLoad, type LoadStats } from './load.js';
  *
  * An arm is `name=BASE_URL@API_KEY/PATH`. Each `--compare X/Y` prints the median over the rounds of
  * X's req/s divided by Y's taken in the same round, with the lowest and highest. The services are
- * started by the caller (e.g. two builds on two ports, each on its own copy of the catalogue).
+ * started by the caller (e.g. two builds on two ports, each on its own copy of the catalogue); with
+ * `--pid BASE_URL=PID` for each, also the server's CPU time per response of each arm (far steadier
+ * than req/s on a machine other work loads) and the capacity ratio of each compared pair.
  */
 
 interface Arm {
@@ -34,6 +37,7 @@ async function main(): Promise<void> {
     options: {
       arm: { type: 'string', multiple: true },
       compare: { type: 'string', multiple: true },
+      pid: { type: 'string', multiple: true },
       rounds: { type: 'string', default: '6' },
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
@@ -47,14 +51,27 @@ async function main(): Promise<void> {
   const settings = { connections: Number(values.connections), durationS: Number(values.duration) };
   const warmup = { connections: settings.connections, durationS: Number(values.warmup) };
   const byArm = new Map<string, number[]>(arms.map((arm) => [arm.name, []]));
+  const pids = new Map(
+    (values.pid ?? []).map((text) => {
+      const at = text.lastIndexOf('=');
+      return [text.slice(0, at), Number(text.slice(at + 1))] as const;
+    }),
+  );
+  /** Per arm: the server's CPU seconds and the responses over the measured runs (arms with a --pid). */
+  const cpu = new Map<string, { seconds: number; responses: number }>();
 
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? arms : [...arms].reverse();
     const line: string[] = [];
-    for (const arm of order) {
+    for (const arm of inRoundOrder(arms, round)) {
       const request = { method: 'GET' as const, path: arm.path, headers: { 'x-api-key': arm.key } };
       if (warmup.durationS > 0) await runLoad(arm.baseUrl, request, warmup);
+      const pid = pids.get(arm.baseUrl);
+      const before = pid === undefined ? 0 : cpuSeconds(pid);
       const stats: LoadStats = await runLoad(arm.baseUrl, request, settings);
+      if (pid !== undefined) {
+        const spent = cpu.get(arm.name) ?? { seconds: 0, responses: 0 };
+        cpu.set(arm.name, { seconds: spent.seconds + cpuSeconds(pid) - before, responses: spent.responses + stats.responses });
+      }
       if (stats.non2xx + stats.errors > 0) throw new Error(`${arm.name}: ${stats.non2xx} non-2xx, ${stats.errors} errors (${JSON.stringify(stats.statusCodes)})`);
       byArm.get(arm.name)!.push(stats.rps);
       line.push(`${arm.name} ${Math.round(stats.rps)}`);
@@ -65,15 +82,23 @@ async function main(): Promise<void> {
   console.log('\narm: median req/s (min-max) over the rounds');
   for (const arm of arms) {
     const rps = byArm.get(arm.name)!;
-    console.log(`  ${arm.name}: ${Math.round(median(rps))} (${Math.round(Math.min(...rps))}-${Math.round(Math.max(...rps))})  ${arm.path}`);
+    const spent = cpu.get(arm.name);
+    const perResponse = spent ? `, server CPU ${((spent.seconds / spent.responses) * 1e6).toFixed(0)} µs per response` : '';
+    console.log(`  ${arm.name}: ${Math.round(median(rps))} (${Math.round(Math.min(...rps))}-${Math.round(Math.max(...rps))})${perResponse}  ${arm.path}`);
   }
+  const cpuPerResponse = (name: string) => {
+    const spent = cpu.get(name);
+    return spent && spent.seconds / spent.responses;
+  };
   for (const pair of values.compare ?? []) {
     const [x, y] = pair.split('/');
     const [a, b] = [byArm.get(x), byArm.get(y)];
     if (!a || !b) throw new Error(`--compare ${pair}: unknown arm`);
     const ratios = a.map((value, k) => value / b[k]);
     const percent = (value: number) => `${(value * 100).toFixed(1)} %`;
-    console.log(`${x} / ${y}: median ${percent(median(ratios))} (rounds ${ratios.map(percent).join(', ')})`);
+    const [cx, cy] = [cpuPerResponse(x), cpuPerResponse(y)];
+    const capacity = cx && cy ? `; capacity (CPU per response) ${percent(cy / cx)}` : '';
+    console.log(`${x} / ${y}: median ${percent(median(ratios))} (rounds ${ratios.map(percent).join(', ')})${capacity}`);
   }
 }
 
