@@ -5,6 +5,7 @@ import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
 import { mcpRouteSchema } from './openapi.js';
+import { stringifyPrepared } from './prepared-json.js';
 import { RequestTransport } from './request-transport.js';
 import { createMcpServer, type McpRequestContext } from './server.js';
 import { readPost } from './streamable-http.js';
@@ -43,7 +44,7 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) =
     if (posted.kind === 'accepted') return sendJson(reply, 202);
     const context = { catalogue: inServiceCatalogue(deps, request.auth), log: request.log };
     const answer = await transport.request(posted.message, context, { requestInfo: { headers: request.headers } });
-    return sendJson(reply, 200, JSON.stringify(answer));
+    return sendJson(reply, 200, stringifyPrepared(answer));
   });
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
