@@ -109,6 +109,16 @@ describe.each(drivers)('MCP endpoint, HTTP handling (%s)', (driver) => {
     }
   });
 
+  it('a cancellation from one client cancels nothing of another, whatever id it names', async () => {
+    const ids = ((await rest(key, '/projects/list')).items as { id: number }[]).map(({ id }) => id).slice(0, 8);
+    const cancellations = Array.from({ length: 400 }, (_, requestId) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } }));
+    const [answers] = await Promise.all([
+      Promise.all(ids.map((projectId) => post(call(1, 'get_project', { project_id: projectId })))),
+      Promise.all(cancellations.map((body) => post(body))),
+    ]);
+    for (const answer of answers) expect(answer.body?.result.structuredContent.id).toBeGreaterThan(0);
+  });
+
   it('the Accept and MCP-Protocol-Version headers: 406 and 400 as the transport answers them; initialize negotiates', async () => {
     const refusedAccept = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { accept: 'application/json' });
     expect(refusedAccept.status).toBe(406);
