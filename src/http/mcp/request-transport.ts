@@ -38,7 +38,13 @@ export class RequestTransport<Context> implements Transport {
     const id = ++this.lastId;
     return new Promise((answer) => {
       this.inFlight.set(id, { clientId: message.id, context, answer });
-      onmessage({ ...message, id }, extra);
+      try {
+        onmessage({ ...message, id }, extra);
+      } catch (error) {
+        // Rejects the promise (the route's 500); nothing of the request is kept.
+        this.inFlight.delete(id);
+        throw error;
+      }
     });
   }
 
