@@ -20,6 +20,7 @@ import { findUnit } from '../../queries/units.js';
 import { findProjects } from '../../search/find-projects.js';
 import { derivedOnce } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
+import { withPreparedJson } from './prepared-json.js';
 import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 
 /*
@@ -76,9 +77,10 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
       const page = parseProjectsQuery(query);
       const found = findProjects(await search.latest(), auth, page, context);
-      // Parsed once per page of a kept result (result-cache.ts): structured content is objects.
+      // Parsed once per page of a kept result (result-cache.ts): structured content is objects, which
+      // the answer writes as the prepared text they were parsed from (prepared-json.ts).
       return derivedOnce(found.kept, `mcp page ${page.offset} ${page.limit} ${page.match}`, () => {
-        const items = JSON.parse(found.items) as ProjectListItem[];
+        const items = withPreparedJson(JSON.parse(found.items) as ProjectListItem[], found.items);
         return { total: found.total, ...(found.facets && { facets: found.facets }), items } satisfies ProjectsPage;
       });
     },

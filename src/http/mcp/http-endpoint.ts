@@ -1,43 +1,50 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../error-response.js';
 import type { AppDeps } from '../deps.js';
-import { messages } from '../../domain/error-catalogue.js';
 import { ApiError } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
 import { mcpRouteSchema } from './openapi.js';
-import { createMcpServer } from './server.js';
+import { stringifyPrepared } from './prepared-json.js';
+import { RequestTransport } from './request-transport.js';
+import { createMcpServer, type McpRequestContext } from './server.js';
+import { readPost } from './streamable-http.js';
 
 /*
- * POST /mcp: the Model Context Protocol over Streamable HTTP, in stateless mode (no session id: a new
- * server and transport per request, nothing kept, so any instance can answer any request; the SDK
- * forbids reusing a stateless transport, and a server serves one transport at a time). Registered
- * in the authenticated scope: the same key headers, the same 401/403 checks in the same order, the same
- * rate limit as the REST routes. Those refusals keep their HTTP status and message, in a JSON-RPC error
- * body (what an MCP client reads), e.g. 401 {"jsonrpc":"2.0","error":{"code":-32000,"message":"invalid api key",...},"id":null}.
+ * POST /mcp: the Model Context Protocol over Streamable HTTP, in stateless mode (no session id, nothing
+ * kept between requests, so any instance can answer any request). Registered in the authenticated
+ * scope: the same key headers, the same 401/403 checks in the same order, the same rate limit as the
+ * REST routes. Those refusals keep their HTTP status and message, in a JSON-RPC error body (what an
+ * MCP client reads), e.g. 401 {"jsonrpc":"2.0","error":{"code":-32000,"message":"invalid api key",...},"id":null}.
  *
- * Answers are JSON (enableJsonResponse), not an SSE stream: every tool answers at once, and a stateless
- * server has no stream to resume. GET (a server-to-client stream) and DELETE (end of a session) have
- * no meaning without sessions: 405, as the transport specification allows.
+ * The route does the HTTP side of the transport itself (streamable-http.ts: the SDK transport's checks
+ * and answers) and hands each request to one MCP server, connected once for the app to a
+ * RequestTransport, with the key's catalogue: no server, transport or web Request/Response per request.
+ *
+ * Answers are JSON, not an SSE stream: every tool answers at once, and a stateless server has no stream
+ * to resume. GET (a server-to-client stream) and DELETE (end of a session) have no meaning without
+ * sessions: 405, as the transport specification allows. Notifications and client responses get 202 and
+ * go no further: with no session there is nothing for them to act on (a cancellation names an id of
+ * another HTTP request, which here may be another client's).
  */
 
 /** JSON-RPC "server error" code for a request the HTTP layer refused (status in data.http_status). */
 export const HTTP_REFUSAL_CODE = -32000;
 
 export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  const transport = new RequestTransport<McpRequestContext>();
+  const mcp = createMcpServer((requestId) => transport.contextOf(requestId));
+  mcp.server.onerror = (error) => app.log.error({ err: error }, 'mcp server error');
+  await mcp.connect(transport);
+  app.addHook('onClose', () => mcp.close());
+
   app.post('/mcp', { schema: mcpRouteSchema, errorHandler: sendJsonRpcError }, async (request, reply) => {
-    const server = createMcpServer(inServiceCatalogue(deps, request.auth), request.log);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    // The web-standard transport, answered through Fastify's reply: the body was parsed by Fastify
-    // already, and the answer is one JSON text (no stream), so nothing needs the Node-to-web stream
-    // adapter of the SDK's Node transport (a fifth of an MCP search's CPU, with the hijacked reply).
-    // Neither is closed afterwards: a JSON-mode stateless transport holds no stream, timer or pending
-    // request once it has answered, so both are simply garbage; closing them cost ~3 % of the CPU of
-    // a search (the server builds an McpError, with its stack, to reject requests that do not exist).
-    const answer = await transport.handleRequest(webRequest(request), { parsedBody: request.body });
-    return sendAnswer(reply, answer);
+    const posted = readPost(request.headers, request.body);
+    if (posted.kind === 'refused') return sendJson(reply, posted.status, JSON.stringify(posted.body));
+    if (posted.kind === 'accepted') return sendJson(reply, 202);
+    const context = { catalogue: inServiceCatalogue(deps, request.auth), log: request.log };
+    const answer = await transport.request(posted.message, context, { requestInfo: { headers: request.headers } });
+    return sendJson(reply, 200, stringifyPrepared(answer));
   });
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
@@ -48,20 +55,10 @@ export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) =
   app.delete('/mcp', { schema: { hide: true }, errorHandler: sendJsonRpcError }, notAllowed);
 };
 
-/** The transport's answer as it is: its status, its headers, its JSON text (not parsed to be serialized again). */
-async function sendAnswer(reply: FastifyReply, answer: Response): Promise<FastifyReply> {
-  answer.headers.forEach((value, name) => void reply.header(name, value));
-  return reply.code(answer.status).send(await answer.text());
-}
-
-/** What the transport reads of the request: method, URL and headers (the body is handed over parsed). */
-function webRequest(request: FastifyRequest): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (value) for (const item of value) headers.append(name, item);
-  }
-  return new Request(`http://${request.host || 'localhost'}${request.url}`, { method: 'POST', headers });
+/** JSON text as it is (not through the route's response serializer), or no body, with the status the transport gives it. */
+function sendJson(reply: FastifyReply, status: number, text?: string): FastifyReply {
+  reply.code(status);
+  return text === undefined ? reply.send() : reply.type('application/json').send(text);
 }
 
 function jsonRpcError(statusCode: number, message: string) {

@@ -1,5 +1,4 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -10,6 +9,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUnavailable } from '../../db/errors.js';
 import { mcpToolCalls } from '../../metrics/instruments.js';
@@ -22,8 +22,10 @@ import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from '.
 import { TOOLS, TOOLS_BY_NAME } from './tools.js';
 
 /*
- * One MCP server for one request and one API key (the HTTP endpoint is stateless: a server and a
- * transport per request, nothing kept between requests, so any instance answers any request).
+ * The process's one MCP server, for every request and every API key: it is connected once to the
+ * endpoint's RequestTransport (request-transport.ts), and each request's handler reads what that
+ * request brought (its key's catalogue, its log) by the request's id. It keeps nothing of a request
+ * once answered, so any instance answers any request (stateless).
  *
  * The tools carry JSON Schemas generated from the API contract (TypeBox), which McpServer.registerTool
  * does not take (it wants zod schemas), so tools, resources and prompts are served by handlers set on
@@ -54,27 +56,32 @@ const TOOL_LIST = {
   })),
 };
 
-/*
- * The SDK's server builds its own Ajv instance (meta-schemas, vocabularies) unless it is given a
- * validator: per request that was about a tenth of an MCP search's CPU. It holds no per-request state
- * (it validates elicitation answers, which a stateless server never asks for), so one serves all.
- */
-const JSON_SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
-
 export interface McpLog {
   error(details: object, message: string): void;
 }
 
-export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
+/** What one request brings to the server besides its message. */
+export interface McpRequestContext {
+  catalogue: Catalogue;
+  log: McpLog;
+}
+
+/*
+ * The initialize handshake is the SDK's own (it negotiates the protocol version from the request; the
+ * client's capabilities it records are never read, since this server sends clients no requests), and
+ * no method waits for it: a stateless client may call a tool first.
+ */
+export function createMcpServer(contextOf: (requestId: RequestId) => McpRequestContext): McpServer {
   const mcp = new McpServer(
     { name: MCP_SERVER_NAME, title: 'Catalogue API', version: API_VERSION },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: JSON_SCHEMA_VALIDATOR },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
   const { server } = mcp;
 
   server.setRequestHandler(ListToolsRequestSchema, () => TOOL_LIST);
 
-  server.setRequestHandler(CallToolRequestSchema, async ({ params }): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async ({ params }, { requestId }): Promise<CallToolResult> => {
+    const { catalogue, log } = contextOf(requestId);
     const tool = TOOLS_BY_NAME.get(params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${params.name}`);
     try {
@@ -97,10 +104,10 @@ export function createMcpServer(catalogue: Catalogue, log: McpLog): McpServer {
     })),
   }));
 
-  server.setRequestHandler(ReadResourceRequestSchema, async ({ params }) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async ({ params }, { requestId }) => {
     const list = params.uri.startsWith(RESOURCE_PREFIX) ? params.uri.slice(RESOURCE_PREFIX.length) : '';
     if (!(REFERENCE_LIST_NAMES as string[]).includes(list)) throw new McpError(ErrorCode.InvalidParams, `unknown resource: ${params.uri}`);
-    const items = await catalogue.listReference(list as ReferenceListName);
+    const items = await contextOf(requestId).catalogue.listReference(list as ReferenceListName);
     return { contents: [{ uri: params.uri, mimeType: 'application/json', text: JSON.stringify(items) }] };
   });
 
