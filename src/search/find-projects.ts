@@ -7,6 +7,7 @@ import type { KeyPricing } from '../domain/pricing.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import { BUCKETS, PROJECT_FACET_NAMES, STATUSES, type ProjectFacetName, type Snapshot } from './snapshot.js';
 import { appendRawProperty } from '../contract/json-splice.js';
+import { projectsNamed } from './name-search.js';
 import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
@@ -154,8 +155,8 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   const facet: Tests['facet'] = {};
 
   if (filters.search !== undefined) {
-    const term = lowerLikeDatabase(filters.search, snapshot.lowerCase);
-    checks.push((i) => p.nameLower[i].includes(term) || p.developerLower[i].includes(term));
+    const named = projectsNamed(p, lowerLikeDatabase(filters.search, snapshot.lowerCase));
+    checks.push((i) => named[i] === 1);
   }
   const among = (values: number[] | undefined, column: Int32Array) => {
     if (!values) return undefined;
