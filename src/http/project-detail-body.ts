@@ -33,8 +33,8 @@ export interface ProjectDetailRequest {
   scope: ReadScope;
   /** Only these properties of the detail; undefined: every one. */
   fields: FieldSelection | undefined;
-  /** The nearby block's options; undefined: the block is not asked for (a selection without it). */
-  nearby: NearbyOptions | undefined;
+  /** The nearby block's options (used when the selection has the block). */
+  nearby: NearbyOptions;
 }
 
 /** Serializes the envelope as the route's response schema does (reply.serialize). */
@@ -108,6 +108,10 @@ export async function projectDetailParts(
     text = envelopeText(read.row, links, serialize);
     texts.set(key, text);
   }
-  const nearby = request.nearby;
-  return { parts: withNearby(text, request.fields, () => (nearby ? [nearbyBlock(snapshot.nearby, p, nearby)] : [])), ofSnapshot: true };
+  const parts = withNearby(text, request.fields, () => []);
+  // A selection without the block: the text as it is.
+  if (parts.length === 1) return { parts, ofSnapshot: true };
+  // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two).
+  const [before, after] = parts;
+  return { parts: [nearbyBlock(snapshot.nearby, p, request.nearby, Buffer.from(before), Buffer.from(after))], ofSnapshot: true };
 }

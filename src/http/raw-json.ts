@@ -25,6 +25,7 @@ export type JsonPart = string | Buffer;
 
 /** JSON text given in parts, encoded into one buffer (see sendJsonParts). */
 export function jsonBody(parts: readonly JsonPart[]): Buffer {
+  if (parts.length === 1 && typeof parts[0] !== 'string') return parts[0];
   const body = Buffer.allocUnsafe(parts.reduce((size, part) => size + (typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length), 0));
   let offset = 0;
   for (const part of parts) offset += typeof part === 'string' ? body.write(part, offset, 'utf8') : part.copy(body, offset);

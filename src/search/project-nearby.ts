@@ -137,17 +137,20 @@ const ENTRY_FACILITY = Buffer.from(',"facility":');
 const categoryHeads = FACILITY_CATEGORIES.map((category: FacilityCategory, c) => Buffer.from(`${c === 0 ? '{' : '],'}${JSON.stringify(category)}:[`));
 const BLOCK_TAIL = Buffer.from(']}');
 
+const NOTHING = Buffer.alloc(0);
+
 /**
  * The block of project index p as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: per
  * category, the links closer than the radius, the nearest `limit` of them, each facility full or summary.
+ * Written between `before` and `after` (the rest of the body) in one allocation: the body is sent as it is.
  */
-export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions): Buffer {
+export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
   const radius = options.amenitiesRadiusM ?? Number.POSITIVE_INFINITY;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
   const shown: number[] = [];
   const distances: string[] = [];
-  let size = BLOCK_TAIL.length;
+  let size = before.length + BLOCK_TAIL.length + after.length;
   for (let c = 0; c < CATEGORIES; c++) {
     const g = p * CATEGORIES + c;
     size += categoryHeads[c].length;
@@ -165,7 +168,7 @@ export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOpt
     shown.push(-1);
   }
   const block = Buffer.allocUnsafe(size);
-  let offset = 0;
+  let offset = before.copy(block, 0);
   let c = 0;
   let first = true;
   let d = 0;
@@ -187,6 +190,7 @@ export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOpt
     block[offset++] = 0x7d;
   }
   offset += BLOCK_TAIL.copy(block, offset);
+  offset += after.copy(block, offset);
   if (offset !== size) throw new Error(`project nearby: wrote ${offset} bytes of ${size}`);
   return block;
 }
