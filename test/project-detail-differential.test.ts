@@ -15,7 +15,7 @@ import { findProjectDetail } from '../src/queries/project-detail.js';
 import { float8Text } from '../src/search/project-nearby.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
-import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, type Agency } from './helpers/detail-differential.js';
+import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
 import { AGENCY, baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords, type Bundle } from './helpers/fixtures.js';
 import { priceVectorArb } from './helpers/project-scenarios.js';
 
@@ -247,10 +247,7 @@ describe.each(drivers)('GET /projects/{id} from memory agrees with the SQL path 
       projects: bundle.projects.map((project) => (project.id === PROJECT_IDS[1] ? { ...project, is_draft: true } : project)),
     };
     await importBundle(t.db, bundle, { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
-    for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
-      if (waited > 5_000) throw new Error('no change signal within 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await untilSignalled(t, signalled);
     const after = (await get()).json().data.nearby_facilities;
     const names = (block: Record<string, { facility: { name: string } }[]>) => Object.values(block).flat().map((entry) => entry.facility.name);
     // The import linked the facilities again (distances as computed, in their order): the same facilities, renamed.

@@ -11,7 +11,7 @@ import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findUnit } from '../src/queries/units.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
-import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, type Agency } from './helpers/detail-differential.js';
+import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
 import { AGENCY, baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords, type Bundle } from './helpers/fixtures.js';
 import { priceVectorArb } from './helpers/project-scenarios.js';
 
@@ -242,10 +242,7 @@ describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s
     const signalled = t.changes.catalogueVersion;
     bundle = update(bundle, changed);
     await importBundle(t.db, bundle, { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
-    for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
-      if (waited > 5_000) throw new Error('no change signal within 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await untilSignalled(t, signalled);
     expect((await get()).json().data).toEqual({ unit_number: `${String(changed.unit_number)} v2`, price: ((changed.price as number | null) ?? 0) + 1 });
     await everyUnit();
     await fc.assert(fc.asyncProperty(requestArb(), async (request) => void (await compare(request))), { seed: SEED + 2, numRuns: NUM_RUNS / 2 });

@@ -123,3 +123,14 @@ export const RATES = [
 /** The first app's STATIC_BASE_URL, and the links with and without it (the second app has none). */
 export const STATIC_BASE = 'https://cdn.example.test/media/';
 export const LINKS = { withBase: linkBuilder(STATIC_BASE), without: linkBuilder(undefined) };
+
+/**
+ * Waits until the app's change signal is past `signalled` (the catalogue version before a write): the
+ * details are answered from the snapshot, which serves a change from its signal on.
+ */
+export async function untilSignalled(t: TestApp, signalled: number): Promise<void> {
+  for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
+    if (waited > 5_000) throw new Error('no change signal within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
