@@ -20,15 +20,10 @@ export function summaryFacilityJsonSql(facilityJson: RawBuilder<string>): RawBui
   )`;
 }
 
-/**
- * The facilities linked to a published project, with their full and summary text, by id: the next
- * `limit` after the id `after` (read by chunks: L's texts are ~55 MB, which the embedded engine would
- * otherwise hold at once in its heap).
- */
-export function readNearbyFacilityTexts(db: Kysely<DB>, after: number, limit: number) {
+/** Every facility linked to a published project, with its full and summary text, by id. */
+export function readNearbyFacilityTexts(db: Kysely<DB>) {
   return db
     .selectFrom('facilities as f')
-    .where('f.id', '>', after)
     .where(({ exists, selectFrom }) =>
       exists(
         selectFrom('project_facilities as pfa')
@@ -40,7 +35,6 @@ export function readNearbyFacilityTexts(db: Kysely<DB>, after: number, limit: nu
     )
     .select(['f.id', 'f.facility_json', summaryFacilityJsonSql(sql.ref('f.facility_json')).as('summary_json')])
     .orderBy('f.id')
-    .limit(limit)
     .execute();
 }
 

@@ -28,61 +28,44 @@ export interface ProjectNearby {
 const CATEGORIES = FACILITY_CATEGORIES.length;
 const categoryIndex = new Map<string, number>(FACILITY_CATEGORIES.map((category, c) => [category, c]));
 
-/** Texts appended one by one as UTF-8 into one growing buffer, with their offsets. */
-class Bytes {
-  private bytes = Buffer.allocUnsafe(1 << 20);
-  private at: number[] = [0];
-
-  add(text: string): void {
-    const size = Buffer.byteLength(text, 'utf8');
-    const end = this.at[this.at.length - 1];
-    if (end + size > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, end + size));
-      this.bytes.copy(grown, 0, 0, end);
-      this.bytes = grown;
-    }
-    this.bytes.write(text, end, 'utf8');
-    this.at.push(end + size);
-  }
-
-  done(): { bytes: Buffer; at: Int32Array } {
-    const end = this.at[this.at.length - 1];
-    // Copied to its length: the growth leaves up to half unused.
-    return { bytes: Buffer.from(this.bytes.subarray(0, end)), at: Int32Array.from(this.at) };
-  }
+/** Facility texts as one buffer with offsets. */
+function joinedBytes(texts: readonly string[]): { bytes: Buffer; at: Int32Array } {
+  const at = new Int32Array(texts.length + 1);
+  let size = 0;
+  texts.forEach((text, i) => {
+    at[i] = size;
+    size += Buffer.byteLength(text, 'utf8');
+  });
+  at[texts.length] = size;
+  const bytes = Buffer.allocUnsafe(size);
+  texts.forEach((text, i) => bytes.write(text, at[i], 'utf8'));
+  return { bytes, at };
 }
 
-/**
- * Builds the nearby block's compact form from the facility texts (readNearbyFacilityTexts, by chunks,
- * first) and then the link rows (readNearbyLinks, in any order and chunks).
- */
+/** Builds the nearby block's compact form from the facility texts and the link rows (readNearbyLinks, in any order and chunks). */
 export class ProjectNearbyBuilder {
   private readonly facilityIndex = new Map<number, number>();
-  private readonly full = new Bytes();
-  private readonly summary = new Bytes();
+  private readonly full: { bytes: Buffer; at: Int32Array };
+  private readonly summary: { bytes: Buffer; at: Int32Array };
   private readonly linkAt: Int32Array;
   private readonly linkCount: Int32Array;
   private facility = new Int32Array(1 << 16);
   private distance = new Float64Array(1 << 16);
   private links = 0;
 
-  constructor(private readonly indexOf: ReadonlyMap<number, number>) {
+  constructor(
+    facilities: readonly NearbyFacilityTextRow[],
+    private readonly indexOf: ReadonlyMap<number, number>,
+  ) {
+    facilities.forEach((row, i) => this.facilityIndex.set(row.id, i));
+    this.full = joinedBytes(facilities.map((row) => row.facility_json));
+    // Empty when the record has none of the fields: the SQL's concat of '{', NULL and '}'.
+    this.summary = joinedBytes(facilities.map((row) => row.summary_json ?? '{}'));
     this.linkAt = new Int32Array(indexOf.size * CATEGORIES);
     this.linkCount = new Int32Array(indexOf.size * CATEGORIES);
   }
 
-  /** The next facilities' texts; returns the last id (undefined: none). */
-  addFacilities(rows: readonly NearbyFacilityTextRow[]): number | undefined {
-    for (const row of rows) {
-      this.facilityIndex.set(row.id, this.facilityIndex.size);
-      this.full.add(row.facility_json);
-      // Empty when the record has none of the fields: the SQL's concat of '{', NULL and '}'.
-      this.summary.add(row.summary_json ?? '{}');
-    }
-    return rows.at(-1)?.id;
-  }
-
-  addLinks(rows: readonly NearbyLinkRow[]): void {
+  add(rows: readonly NearbyLinkRow[]): void {
     for (const row of rows) {
       const p = this.indexOf.get(row.project_id);
       const c = categoryIndex.get(row.category);
@@ -120,13 +103,11 @@ export class ProjectNearbyBuilder {
   }
 
   done(): ProjectNearby {
-    const full = this.full.done();
-    const summary = this.summary.done();
     return {
-      full: full.bytes,
-      fullAt: full.at,
-      summary: summary.bytes,
-      summaryAt: summary.at,
+      full: this.full.bytes,
+      fullAt: this.full.at,
+      summary: this.summary.bytes,
+      summaryAt: this.summary.at,
       linkAt: this.linkAt,
       linkCount: this.linkCount,
       // Copied to their length: the growth leaves up to half unused.

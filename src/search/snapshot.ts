@@ -175,8 +175,6 @@ export interface SnapshotOptions {
 
 /** Projects whose nearby links are read at once (L: ~900 links of ~20 bytes of text each per project). */
 const NEARBY_CHUNK = 250;
-/** Facilities whose texts are read at once (L: ~1.1 kB each). */
-const FACILITY_CHUNK = 5_000;
 
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
@@ -195,10 +193,9 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const facetNames = await readFacetNames(trx);
       const rates = await readCurrencyRates(trx);
       const unitDetailRows = await readUnitDetailRows(trx);
-      const nearby = new ProjectNearbyBuilder(new Map(projectRows.map((row, index) => [row.id, index])));
-      // By chunks: L's facility texts are ~55 MB, and its links as text ~100 MB.
-      for (let after: number | undefined = 0; after !== undefined; ) after = nearby.addFacilities(await readNearbyFacilityTexts(trx, after, FACILITY_CHUNK));
-      for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) nearby.addLinks(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
+      const nearby = new ProjectNearbyBuilder(await readNearbyFacilityTexts(trx), new Map(projectRows.map((row, index) => [row.id, index])));
+      // By chunks of projects: the links of all of L as text are ~100 MB at once.
+      for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) nearby.add(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
       return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby: nearby.done() };
     });
   const projects = projectColumns(projectRows);
