@@ -40,6 +40,7 @@ export const SCENARIO_NAMES = [
   'clusters-dubai',
   'clusters-dubai-uncached',
   'project-detail',
+  'project-detail-br',
   'unit-detail',
   'projects-list',
   'mcp-search-typical',
@@ -149,7 +150,7 @@ function nonEmptyMatchedPage(body: unknown): string | undefined {
 export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
   const plain = { 'x-api-key': fixtures.keys.plain.secret };
   const markup = { 'x-api-key': fixtures.keys.markup.secret };
-  const get = (path: string | (() => string), headers = markup): LoadRequest => ({ method: 'GET', path, headers });
+  const get = (path: string | (() => string), headers: Record<string, string> = markup): LoadRequest => ({ method: 'GET', path, headers });
   const list = (name: ScenarioName, query: string, label = `/projects?${query}`): Scenario => ({
     name,
     label,
@@ -225,6 +226,14 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
       name: 'project-detail',
       label: `/projects/{id} (${fixtures.projectIds.length} ids)`,
       request: get(() => `/projects/${nextProject()}`),
+      rotating: true,
+      writes: false,
+    },
+    {
+      // Issue 25: compressed once, the same rotation asked with `Accept-Encoding: br` (target >= 1,500 req/s).
+      name: 'project-detail-br',
+      label: `/projects/{id} (${fixtures.projectIds.length} ids), Accept-Encoding: br`,
+      request: get(() => `/projects/${nextProject()}`, { ...markup, 'accept-encoding': 'br' }),
       rotating: true,
       writes: false,
     },

@@ -10,6 +10,7 @@ import { SearchModel } from '../src/search/search-model.js';
 import { flatListJson } from '../src/search/visibility.js';
 import { starAround, viewportAround } from '../bench/scenarios.js';
 import { unitJson, visibleUnitIndex } from '../src/search/find-unit.js';
+import { nearbyBlock } from '../src/search/project-nearby.js';
 
 /*
  * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
@@ -128,6 +129,19 @@ try {
     };
     timeUnits();
     console.log(`unit answer${fields ? ` (fields=${[...fields].join(',')})` : ''}: ${timeUnits()} µs each (${units.length} units, ${Math.round(size / 2 / units.length)} characters on average)`);
+  }
+
+  // GET /projects/{id}'s nearby block (src/search/project-nearby.ts): facility texts (UTF-8 bytes) and
+  // the links' typed arrays, and the time to write the full block of a project from them.
+  const nearby = snapshot.nearby;
+  const nearbyBytes = Object.values(nearby).reduce((sum: number, value) => sum + (ArrayBuffer.isView(value) ? value.byteLength : 0), 0);
+  console.log(`project nearby: ${mb(nearbyBytes)} (facility texts ${mb(nearby.full.length)} full, ${mb(nearby.summary.length)} summary; ${nearby.facility.length} links)`);
+  const projectSample = Array.from({ length: 200 }, (_, i) => Math.floor((i * snapshot.projects.count) / 200));
+  for (const form of ['full', 'summary'] as const) {
+    let bytes = 0;
+    const begun = performance.now();
+    for (const p of projectSample) bytes += nearbyBlock(nearby, p, { amenitiesRadiusM: undefined, form }).length;
+    console.log(`nearby block (${form}): ${(((performance.now() - begun) / projectSample.length) * 1000).toFixed(0)} µs each (${projectSample.length} projects, ${Math.round(bytes / projectSample.length)} bytes on average)`);
   }
 
   const started = performance.now();

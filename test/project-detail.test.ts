@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { haversineM } from '../src/domain/geo.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { useTestApp, type TestApp } from './helpers/app.js';
+import { untilSignalled } from './helpers/detail-differential.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, TS, withRecords, type Bundle } from './helpers/fixtures.js';
 import { openApiValidator } from './helpers/openapi.js';
@@ -192,8 +193,12 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
   it('a re-imported facility record is served as re-imported (both stored forms are written together)', async () => {
     const renamed = { name: 'Metro station (Line 2)', asset_latitude: AT.lat + 0.002, asset_longitude: AT.lng, line: 2 };
     const facility = { category: 'transport', source_id: 'T-NEAR' };
-    const reimport = (data: Record<string, unknown>) =>
-      importBundle(t.db, withRecords(baseBundle(), { facilities: [{ ...facility, data }] }), { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
+    // Served from the snapshot: from the import's change signal on.
+    const reimport = async (data: Record<string, unknown>) => {
+      const signalled = t.changes.catalogueVersion;
+      await importBundle(t.db, withRecords(baseBundle(), { facilities: [{ ...facility, data }] }), { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
+      await untilSignalled(t, signalled);
+    };
     await reimport(renamed);
     try {
       const nearby = (await get('/projects/1')).json().data.nearby_facilities;

@@ -1,24 +1,18 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
-import { hashApiKey } from '../src/domain/api-key.js';
-import { displayCurrency } from '../src/domain/currency.js';
 import { selectableFields, selectEnvelopeData } from '../src/contract/field-selection.js';
-import { linkBuilder, type LinkBuilder } from '../src/contract/links.js';
-import { ok, Success } from '../src/contract/schemas/envelope.js';
+import { ok } from '../src/contract/schemas/envelope.js';
 import { UnitModel } from '../src/contract/schemas/units.js';
-import { buildApp, type App } from '../src/http/app.js';
+import type { App } from '../src/http/app.js';
 import { toUnitModel } from '../src/http/presenters/units.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { findActiveKeyByHash, type KeyRecord } from '../src/queries/api-keys.js';
+import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findUnit } from '../src/queries/units.js';
-import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
-import { AGENCY, baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
-import { hostileText } from './helpers/fuzz.js';
+import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
+import { AGENCY, baseBundle, DEV, DEV_DELETED, DEV_NO_CONTRACT, DEV_PENDING, withRecords, type Bundle } from './helpers/fixtures.js';
 import { priceVectorArb } from './helpers/project-scenarios.js';
 
 /*
@@ -36,10 +30,7 @@ import { priceVectorArb } from './helpers/project-scenarios.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);
 const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 400);
-const STATIC_BASE = 'https://cdn.example.test/media/';
 
-const AGENCY2 = 3;
-const AGENCY2_OWNER = 103;
 const DEV2 = 14;
 const FILE_IDS = Array.from({ length: 12 }, (_, i) => 500 + i);
 const TAG_IDS = [30, 31, 32, 33, 34];
@@ -47,14 +38,7 @@ const AREA_IDS = [20, 21, 22, 23];
 const PROJECT_IDS = [701, 702, 703, 704, 705, 706, 707, 708, 709, 710, 711];
 const CURRENCIES = ['AED', 'USD', 'EUR', 'JPY', 'KWD'];
 
-/** Draws from arbitraries, deterministically from the seed. */
-function drawer(seed: number) {
-  let next = seed;
-  return <T>(arbitrary: fc.Arbitrary<T>): T => fc.sample(arbitrary, { seed: next++, numRuns: 1 })[0];
-}
-
-/** Text the importer stores: no NUL, no lone surrogate (not Unicode; the embedded engine refuses it). */
-const text = hostileText.map((value) => value.replaceAll('\u0000', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+const text = storableText;
 
 /** An RFC 3339 instant within the storable years, to the microsecond. */
 const timestamp = fc
@@ -91,17 +75,8 @@ function catalogue(seed: number): Bundle {
       { id: 121, name: draw(text), email: draw(text), deleted: true },
     ],
     company_members: [{ company_id: AGENCY2, user_id: AGENCY2_OWNER, role: 'ceo' }],
-    contracts: [
-      { agency_id: AGENCY, developer_id: DEV2, status: 'approved' },
-      { agency_id: AGENCY2, developer_id: DEV_NO_CONTRACT, status: 'approved' },
-      { agency_id: AGENCY2, developer_id: DEV2, status: 'approved' },
-    ],
-    currency_rates: [
-      { currency: 'USD', aed_per_unit: 3.6725, as_of: '2026-11-20T12:00:00Z' },
-      { currency: 'EUR', aed_per_unit: 4.0, as_of: '2026-11-20T12:00:00Z' },
-      { currency: 'JPY', aed_per_unit: 0.02391, as_of: '2026-11-20T12:00:00Z' },
-      { currency: 'KWD', aed_per_unit: 11.9483, as_of: '2026-11-20T12:00:00Z' },
-    ],
+    contracts: contractsWith(DEV2),
+    currency_rates: RATES,
     projects: PROJECT_IDS.map((id, i) => ({
       id,
       // The first agency's developers (DEV, DEV2; the second agency has DEV2 too), the second agency's
@@ -177,7 +152,7 @@ function update(bundle: Bundle, changed: Record<string, unknown>): Bundle {
 
 interface Request {
   unitId: number;
-  agency: 'first' | 'second';
+  agency: Agency;
   priceVector: number;
   currency: string | undefined;
   fields: string[] | undefined;
@@ -187,12 +162,10 @@ interface Request {
 describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s)', (driver) => {
   let t: TestApp;
   let plain: App;
-  let plainSearch: SearchModel;
-  let serializer: FastifyInstance;
-  let serializing: unknown;
+  let serializer: Awaited<ReturnType<typeof routeSerializer>>;
   let bundle: Bundle;
-  const keys = new Map<string, Promise<{ secret: string; record: KeyRecord }>>();
-  const links = { withBase: linkBuilder(STATIC_BASE), without: linkBuilder(undefined) };
+  const keyFor = keyring(() => t);
+  const links = LINKS;
 
   beforeAll(async () => {
     bundle = catalogue(SEED);
@@ -202,38 +175,18 @@ describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s
     await sql`UPDATE unit_tag_links SET created_at = created_at - id * interval '1 day 1 hour 1.000123 second', updated_at = updated_at + (id % 3) * interval '7 day 0.5 second'`.execute(t.db);
     await t.refresh();
     // The same database and change signal, without STATIC_BASE_URL and with AMENITIEST_RADIUS: a model of its own.
-    plainSearch = await SearchModel.create(t.db, { links: links.without, changes: t.changes });
-    plain = await buildApp({ database: t.database, search: plainSearch, changes: t.changes, config: loadConfig({ LOG_LEVEL: 'silent', AMENITIEST_RADIUS: '1500' }), logger: false });
-    await plain.ready();
+    plain = await secondApp(t, links.without, { AMENITIEST_RADIUS: '1500' });
     // The route's response schema, serializing what the SQL path gives: the bytes the route sent before.
-    serializer = Fastify();
-    serializer.get('/', { schema: { response: { 200: Success(UnitModel, 'the route schema') } } }, async () => serializing);
-    await serializer.ready();
+    serializer = await routeSerializer(UnitModel);
   });
-  afterAll(async () => {
-    await serializer?.close();
-    await plain?.close();
-    await t?.close();
-  });
-
-  const keyFor = (agency: Request['agency'], priceVector: number) => {
-    const name = `${agency}:${priceVector}`;
-    let key = keys.get(name);
-    if (!key) {
-      const owner = agency === 'first' ? { companyId: AGENCY, authorId: OWNER } : { companyId: AGENCY2, authorId: AGENCY2_OWNER };
-      key = t.key({ ...owner, priceVector }).then(async (secret) => ({ secret, record: (await findActiveKeyByHash(t.db, hashApiKey(secret)))! }));
-      keys.set(name, key);
-    }
-    return key;
-  };
+  afterAll(() => closeAll(serializer, plain, t));
 
   /** The SQL path's answer: the unit query, the presenter and the route's serializer, `fields` cut as the route cut them. */
   async function sqlAnswer(request: Request, record: KeyRecord): Promise<string | undefined> {
-    const scope = request.currency === undefined ? record : { ...record, display: displayCurrency(request.currency) };
+    const scope = scopeOf(record, request.currency);
     const row = await findUnit(t.db, scope, request.unitId);
     if (!row) return undefined;
-    serializing = ok(toUnitModel(row, request.staticBase ? links.withBase : links.without));
-    const text = (await serializer.inject({ method: 'GET', url: '/' })).body;
+    const text = await serializer.serialize(ok(toUnitModel(row, request.staticBase ? links.withBase : links.without)));
     return request.fields ? selectEnvelopeData(text, new Set(request.fields)) : text;
   }
 
@@ -245,22 +198,14 @@ describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s
     if (request.fields) query.set('fields', request.fields.join(','));
     const app = request.staticBase ? t.app : plain;
     const res = await app.inject({ method: 'GET', url: `/units/${request.unitId}?${query}`, headers: { 'x-api-key': secret } });
-    const expected = await sqlAnswer(request, record);
-    if (expected === undefined) {
-      expect(res.statusCode, res.body).toBe(404);
-      expect(res.body).toBe('{"status":"error","message":"unit not found"}');
-      return false;
-    }
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.body).toBe(expected);
-    return true;
+    return expectSameAnswer(res, await sqlAnswer(request, record), 'unit not found');
   }
 
   const unitIds = () => bundle.units.map((unit) => unit.id as number);
   const requestArb = () =>
     fc.record({
       unitId: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...unitIds()) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 2 ** 31 - 1 }) }),
-      agency: fc.constantFrom<Request['agency']>('first', 'first', 'second'),
+      agency: fc.constantFrom<Agency>('first', 'first', 'second'),
       priceVector: fc.oneof(priceVectorArb, fc.constant(0)),
       currency: fc.option(fc.constantFrom(...CURRENCIES), { nil: undefined }),
       fields: fc.option(fc.subarray([...selectableFields(UnitModel)], { minLength: 1 }), { nil: undefined }),
@@ -297,10 +242,7 @@ describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s
     const signalled = t.changes.catalogueVersion;
     bundle = update(bundle, changed);
     await importBundle(t.db, bundle, { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
-    for (let waited = 0; t.changes.catalogueVersion === signalled; waited += 5) {
-      if (waited > 5_000) throw new Error('no change signal within 5 s');
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await untilSignalled(t, signalled);
     expect((await get()).json().data).toEqual({ unit_number: `${String(changed.unit_number)} v2`, price: ((changed.price as number | null) ?? 0) + 1 });
     await everyUnit();
     await fc.assert(fc.asyncProperty(requestArb(), async (request) => void (await compare(request))), { seed: SEED + 2, numRuns: NUM_RUNS / 2 });

@@ -11,7 +11,7 @@
 
 export class RawJsonError extends Error {}
 
-export function spliceRawProperty(serialized: string, key: string, placeholder: unknown, rawParts: readonly string[]): string[] {
+export function spliceRawProperty<P = string>(serialized: string, key: string, placeholder: unknown, rawParts: readonly P[]): (string | P)[] {
   const marker = `${JSON.stringify(key)}:${JSON.stringify(placeholder)}`;
   const at = serialized.indexOf(marker);
   if (at < 0 || serialized.indexOf(marker, at + marker.length) >= 0) {

@@ -4,7 +4,7 @@ import { compressedBodyRequests } from '../metrics/instruments.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
 import { etagOf } from './http-cache.js';
-import { JSON_TYPE, jsonBody } from './raw-json.js';
+import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
 
 /*
  * Compressed once: a body made from a snapshot (a detail answer) is the same every time it is asked
@@ -19,8 +19,16 @@ import { JSON_TYPE, jsonBody } from './raw-json.js';
  * answers If-None-Match with it, and @fastify/compress leaves a body that has a Content-Encoding alone.
  */
 
-/** Compressed bytes kept per snapshot (a unit answer is ~1.2 kB in Brotli, a full project detail ~115 kB). */
-export const COMPRESSED_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * Compressed bytes kept per snapshot and kind of body: a unit answer is ~1.2 kB in Brotli; a full
+ * project detail ~115 kB, and a page of them (L's bench rotates over 500 projects) needs ~55 MB to be
+ * compressed once.
+ */
+export const COMPRESSED_CACHE_BYTES = { units: 32 * 1024 * 1024, projects: 64 * 1024 * 1024 } as const;
+export type BodyKind = keyof typeof COMPRESSED_CACHE_BYTES;
+
+/** Identity ETags kept per snapshot: hashing a 1.28 MB detail costs ~2 ms, as much as making it. */
+const IDENTITY_ETAGS = 20_000;
 
 interface Compressed {
   coding: ContentCoding;
@@ -28,42 +36,73 @@ interface Compressed {
   body: Buffer;
 }
 
-const caches = new WeakMap<Snapshot, LRUCache<string, Compressed>>();
+interface Kept {
+  compressed: Record<BodyKind, LRUCache<string, Compressed>>;
+  etags: LRUCache<string, string>;
+}
 
-function cacheOf(snapshot: Snapshot): LRUCache<string, Compressed> {
-  let cache = caches.get(snapshot);
-  if (!cache) {
-    cache = new LRUCache<string, Compressed>({
-      maxSize: COMPRESSED_CACHE_BYTES,
-      // A body larger than a quarter of the cache would push out too much: compressed every time.
-      maxEntrySize: COMPRESSED_CACHE_BYTES / 4,
-      sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + 100,
-    });
-    caches.set(snapshot, cache);
+const caches = new WeakMap<Snapshot, Kept>();
+
+function compressedCache(bytes: number): LRUCache<string, Compressed> {
+  return new LRUCache<string, Compressed>({
+    maxSize: bytes,
+    // A body larger than a quarter of the cache would push out too much: compressed every time.
+    maxEntrySize: bytes / 4,
+    sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + 100,
+  });
+}
+
+function keptOf(snapshot: Snapshot): Kept {
+  let kept = caches.get(snapshot);
+  if (!kept) {
+    kept = {
+      compressed: { units: compressedCache(COMPRESSED_CACHE_BYTES.units), projects: compressedCache(COMPRESSED_CACHE_BYTES.projects) },
+      etags: new LRUCache<string, string>({ max: IDENTITY_ETAGS }),
+    };
+    caches.set(snapshot, kept);
   }
-  return cache;
+  return kept;
 }
 
 /**
- * Sends the JSON body `build` makes (as text parts). `key` names the body within the snapshot: every
+ * Sends the JSON body `build` makes (as parts). `key` names the body within the snapshot: every
  * input it depends on (record, key prices, currency, selection), never who may see it, which the route
  * has checked before. Below the compression threshold, or when the client takes no compression, the
  * body goes out as it is (and the hooks do as for any answer).
  */
-export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, key: string, build: () => readonly string[]): FastifyReply {
+export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, key: string, build: () => readonly JsonPart[]): FastifyReply {
+  return sendKept(request, reply, snapshot, 'units', key) ?? sendMade(request, reply, snapshot, 'units', key, build(), true);
+}
+
+/** The body kept compressed for `key`, sent; undefined when none is kept (or the client takes no compression). */
+export function sendKept(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string): FastifyReply | undefined {
   const coding = acceptedCoding(request, reply);
-  const cache = coding && cacheOf(snapshot);
-  const cacheKey = `${coding} ${key}`;
-  const kept = cache?.get(cacheKey);
-  if (kept) {
-    compressedBodyRequests.inc({ result: 'hit' });
-    return sendCompressed(reply, kept);
+  const kept = coding && keptOf(snapshot).compressed[kind].get(`${coding} ${key}`);
+  if (!kept) return undefined;
+  compressedBodyRequests.inc({ result: 'hit' });
+  return sendCompressed(reply, kept);
+}
+
+/**
+ * Sends a body just made for `key`; with `keep` (the body is the snapshot's), its compressed bytes and
+ * its ETag are kept with the snapshot.
+ */
+export function sendMade(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string, parts: readonly JsonPart[], keep: boolean): FastifyReply {
+  const coding = acceptedCoding(request, reply);
+  const body = jsonBody(parts);
+  if (!coding || body.length < COMPRESSION_THRESHOLD) {
+    // The ETag the hook would make (no coding below the threshold either), made once per snapshot.
+    if (keep) {
+      const { etags } = keptOf(snapshot);
+      let etag = etags.get(key);
+      if (etag === undefined) etags.set(key, (etag = etagOf(body)));
+      reply.header('etag', etag);
+    }
+    return reply.type(JSON_TYPE).send(body);
   }
-  const body = jsonBody(build());
-  if (!cache || !coding || body.length < COMPRESSION_THRESHOLD) return reply.type(JSON_TYPE).send(body);
   compressedBodyRequests.inc({ result: 'miss' });
   const compressed: Compressed = { coding, etag: etagOf(body, coding), body: compressSync(coding, body) };
-  cache.set(cacheKey, compressed);
+  if (keep) keptOf(snapshot).compressed[kind].set(`${coding} ${key}`, compressed);
   return sendCompressed(reply, compressed);
 }
 
@@ -71,7 +110,8 @@ function sendCompressed(reply: FastifyReply, { coding, etag, body }: Compressed)
   return reply.type(JSON_TYPE).header('content-encoding', coding).header('etag', etag).send(body);
 }
 
-/** How many bodies the snapshot's cache holds (tests and scripts/search-model-size.ts). */
+/** How many bodies the snapshot's caches hold (tests and scripts/search-model-size.ts). */
 export function compressedBodies(snapshot: Snapshot): number {
-  return caches.get(snapshot)?.size ?? 0;
+  const kept = caches.get(snapshot);
+  return kept ? kept.compressed.units.size + kept.compressed.projects.size : 0;
 }

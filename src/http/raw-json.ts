@@ -14,17 +14,21 @@ import { ok } from '../contract/schemas/envelope.js';
  * one buffer: no joined string is made (a megabyte of text with any non-Latin-1 character is two
  * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes.
  */
-export function sendJsonParts(reply: FastifyReply, parts: readonly string[]): FastifyReply {
+export function sendJsonParts(reply: FastifyReply, parts: readonly JsonPart[]): FastifyReply {
   return reply.type(JSON_TYPE).send(jsonBody(parts));
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** A part of a JSON body: text, or bytes already encoded (UTF-8) such as the project detail's nearby block. */
+export type JsonPart = string | Buffer;
+
 /** JSON text given in parts, encoded into one buffer (see sendJsonParts). */
-export function jsonBody(parts: readonly string[]): Buffer {
-  const body = Buffer.allocUnsafe(parts.reduce((size, part) => size + Buffer.byteLength(part, 'utf8'), 0));
+export function jsonBody(parts: readonly JsonPart[]): Buffer {
+  if (parts.length === 1 && typeof parts[0] !== 'string') return parts[0];
+  const body = Buffer.allocUnsafe(parts.reduce((size, part) => size + (typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length), 0));
   let offset = 0;
-  for (const part of parts) offset += body.write(part, offset, 'utf8');
+  for (const part of parts) offset += typeof part === 'string' ? body.write(part, offset, 'utf8') : part.copy(body, offset);
   return body;
 }
 

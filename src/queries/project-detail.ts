@@ -5,7 +5,8 @@ import type { DB } from '../db/schema.js';
 import { aedPerUnitSql, shownCurrencySql, shownPriceSql, type ReadScope } from '../domain/currency.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { featuresJson, firstImagePathSql, paymentPlansJson, unitSummary } from './project-fragments.js';
-import { SUMMARY_FACILITY_FIELDS, type NearbyForm } from '../contract/nearby-facilities.js';
+import type { NearbyForm } from '../contract/nearby-facilities.js';
+import { summaryFacilityJsonSql } from './project-nearby.js';
 import { projectIsVisible } from './visibility.js';
 
 /*
@@ -123,11 +124,7 @@ const nearbyFacilitiesQuery = preparedQuery(
       .groupBy('n.category')
       .select([
         'n.category',
-        sql<string>`string_agg(concat('{"distance":', n.distance_m, ',"facility":', CASE WHEN ${summary}::boolean THEN (
-          SELECT concat('{', string_agg(concat(to_json(e.key)::text, ':', e.value::text), ',' ORDER BY e.ordinality), '}')
-          FROM json_each(n.facility_json::json) WITH ORDINALITY AS e(key, value, ordinality)
-          WHERE e.key = ANY(${sql.val([...SUMMARY_FACILITY_FIELDS])}::text[])
-        ) ELSE n.facility_json END, '}'), ',' ORDER BY n.distance_m, n.id)`.as('entries_json'),
+        sql<string>`string_agg(concat('{"distance":', n.distance_m, ',"facility":', CASE WHEN ${summary}::boolean THEN ${summaryFacilityJsonSql(sql<string>`n.facility_json`)} ELSE n.facility_json END, '}'), ',' ORDER BY n.distance_m, n.id)`.as('entries_json'),
       ]),
   ['projectId', 'amenitiesRadiusM', 'limit', 'summary'],
 );

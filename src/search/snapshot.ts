@@ -18,12 +18,14 @@ import { readFacetNames, type CodeNameRow } from '../queries/code-names.js';
 import { FLAG_NAMES } from '../domain/code-names.js';
 import { readCurrencyRates } from '../queries/currency-rates.js';
 import { readUnitDetailRows } from '../queries/unit-details.js';
+import { readNearbyFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js';
 import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
 import { ScopeCache } from './scopes.js';
 import { buildUnitDetails, type UnitDetails } from './unit-details.js';
+import { ProjectNearbyBuilder, type ProjectNearby } from './project-nearby.js';
 
 /*
  * One immutable picture of the searchable catalogue: the live projects (published, not deleted) and
@@ -157,6 +159,8 @@ export interface Snapshot {
   indexOf: Map<number, number>;
   /** GET /units/{id} prepared, by unit index (src/search/unit-details.ts). */
   unitDetails: UnitDetails;
+  /** GET /projects/{id}'s nearby block, by project index (src/search/project-nearby.ts). */
+  nearby: ProjectNearby;
   /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
   facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; labels: (string | null)[]; of: Int32Array }>;
 }
@@ -169,10 +173,13 @@ export interface SnapshotOptions {
   generation: number;
 }
 
+/** Projects whose nearby links are read at once (L: ~900 links of ~20 bytes of text each per project). */
+const NEARBY_CHUNK = 250;
+
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -186,7 +193,10 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const facetNames = await readFacetNames(trx);
       const rates = await readCurrencyRates(trx);
       const unitDetailRows = await readUnitDetailRows(trx);
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows };
+      const nearby = new ProjectNearbyBuilder(await readNearbyFacilityTexts(trx), new Map(projectRows.map((row, index) => [row.id, index])));
+      // By chunks of projects: the links of all of L as text are ~100 MB at once.
+      for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) nearby.add(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby: nearby.done() };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
@@ -206,6 +216,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     results: new ResultCache(),
     rates,
     indexOf,
+    nearby,
     unitDetails: buildUnitDetails(unitRows, unitDetailRows, indexOf, { projects: projects.count, units: units.count }, options.links),
     facetValues: facetValues(projects, facetNames),
   };

@@ -1,3 +1,4 @@
+import type { KeyScope } from '../domain/key-scope.js';
 import type { ScopeView } from './scopes.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -14,6 +15,12 @@ export function visibleScope(snapshot: Snapshot, contractedDeveloperIds: readonl
     for (let i = 0; i < count; i++) if (contracted.has(companyId[i])) visible[i] = 1;
     return { visible };
   });
+}
+
+/** Whether the key sees the project with this id in the snapshot (live, published, of a contracted developer). */
+export function isVisibleProject(snapshot: Snapshot, scope: Pick<KeyScope, 'contracted_developer_ids'>, projectId: number): boolean {
+  const p = snapshot.indexOf.get(projectId);
+  return p !== undefined && visibleScope(snapshot, scope.contracted_developer_ids).visible[p] === 1;
 }
 
 /** The items of GET /projects/list for the scope (JSON text): visible projects by name, then id. */

@@ -4,18 +4,17 @@ import { messages } from '../../domain/error-catalogue.js';
 import { polygonLine } from '../../domain/project-filters.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { findProjectContacts } from '../../queries/contacts.js';
-import { findProjectDetail } from '../../queries/project-detail.js';
 import { findProjects } from '../../search/find-projects.js';
-import { flatListJson } from '../../search/visibility.js';
+import { flatListJson, isVisibleProject } from '../../search/visibility.js';
+import { projectDetailParts } from '../project-detail-body.js';
+import { sendKept, sendMade } from '../compressed-once.js';
 import type { AppDeps } from '../deps.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
-import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
-import { sendJsonParts, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
-import { parseFields, selectableFields, selectEnvelopeData, selectJsonFields } from '../../contract/field-selection.js';
-import { spliceRawProperty } from '../../contract/json-splice.js';
+import { sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
+import { parseFields, selectableFields, selectJsonFields } from '../../contract/field-selection.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
@@ -136,18 +135,20 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
     },
     async (request, reply) => {
       const fields = parseFields(request.query.fields, selectableFields(ProjectDetail));
-      const withNearby = !fields || fields.has('nearby_facilities');
       const { nearby_limit: limit, nearby: form } = request.query;
-      const nearbyOptions = withNearby ? { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } : undefined;
-      const display = displayCurrencyOf(request.query.currency, (await search.latest()).rates);
-      const row = await findProjectDetail(db, display ? { ...request.auth, display } : request.auth, request.params.id, nearbyOptions);
-      if (!row) throw notFound(messages.projectNotFound);
-      const serialized = serializeText(reply, ok(toProjectDetail(row, links)));
-      // Selected from the small part (the nearby block is still its empty placeholder here).
-      const text = fields ? selectEnvelopeData(serialized, fields) : serialized;
-      if (!withNearby) return sendJsonParts(reply, [text]);
-      // The nearby block (most of the bytes) is the facilities' stored JSON text, passed through unparsed.
-      return sendJsonParts(reply, spliceRawProperty(text, 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts(row.nearby)));
+      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
+      const snapshot = await search.latest();
+      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
+      const scope = display ? { ...request.auth, display } : request.auth;
+      const detail = { projectId: request.params.id, scope, fields, nearby: { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } };
+      // Everything the body depends on (the key's visibility is checked before anything kept is sent).
+      const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
+      if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
+      const kept = sendKept(request, reply, snapshot, 'projects', key);
+      if (kept) return kept;
+      const body = await projectDetailParts(db, links, (envelope) => serializeText(reply, envelope), snapshot, detail);
+      if (!body) throw notFound(messages.projectNotFound);
+      return sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot);
     },
   );
 

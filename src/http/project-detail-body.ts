@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { DB } from '../db/schema.js';
+import type { ReadScope } from '../domain/currency.js';
+import type { LinkBuilder } from '../contract/links.js';
+import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
+import { spliceRawProperty } from '../contract/json-splice.js';
+import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../contract/nearby-facilities.js';
+import { ok } from '../contract/schemas/envelope.js';
+import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '../queries/project-detail.js';
+import { nearbyBlock } from '../search/project-nearby.js';
+import type { Snapshot } from '../search/snapshot.js';
+import { isVisibleProject } from '../search/visibility.js';
+import { toProjectDetail } from './presenters/project-detail.js';
+import type { JsonPart } from './raw-json.js';
+
+/*
+ * GET /projects/{id}'s body, in parts to be sent without joining them into one string.
+ *
+ * From a snapshot (projectDetailParts): the nearby block, most of the bytes, is written from the
+ * snapshot's compact form (src/search/project-nearby.ts); the rest (~2-10 kB: the project, its media,
+ * units in the key's prices, features) is the SQL path's own text, read once per snapshot, project,
+ * price vector and currency and kept (bounded, least recently used first out). It is read in a
+ * REPEATABLE READ transaction with the catalogue version, and kept only when the version is the
+ * snapshot's: a request sees one catalogue. When the database is already ahead of the snapshot (a
+ * change not yet refreshed), the request gets the SQL path's answer whole (sqlProjectDetailParts).
+ *
+ * The SQL path stays the reference (test/project-detail-differential.test.ts).
+ */
+
+export interface ProjectDetailRequest {
+  projectId: number;
+  scope: ReadScope;
+  /** Only these properties of the detail; undefined: every one. */
+  fields: FieldSelection | undefined;
+  /** The nearby block's options (used when the selection has the block). */
+  nearby: NearbyOptions;
+}
+
+/** Serializes the envelope as the route's response schema does (reply.serialize). */
+export type SerializeDetail = (envelope: { status: 'success'; data: ReturnType<typeof toProjectDetail> }) => string;
+
+export interface DetailBody {
+  parts: JsonPart[];
+  /** The body is the snapshot's (may be kept with it); false: the database was ahead of it. */
+  ofSnapshot: boolean;
+}
+
+/** The envelope without the nearby block (its empty placeholder), `fields` applied. */
+function envelopeText(row: ProjectDetailRow, links: LinkBuilder, serialize: SerializeDetail): string {
+  return serialize(ok(toProjectDetail(row, links)));
+}
+
+function withNearby(text: string, fields: FieldSelection | undefined, nearbyParts: () => JsonPart[]): JsonPart[] {
+  // Selected from the small part (the nearby block is still its empty placeholder here).
+  const selected = fields ? selectEnvelopeData(text, fields) : text;
+  if (fields && !fields.has('nearby_facilities')) return [selected];
+  return spliceRawProperty(selected, 'nearby_facilities', EMPTY_NEARBY_FACILITIES, nearbyParts());
+}
+
+/** The SQL path: two queries (the project with its blocks, then the nearby block as JSON text made by the database). */
+export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, serialize: SerializeDetail, request: ProjectDetailRequest): Promise<JsonPart[] | undefined> {
+  const nearbyAsked = !request.fields || request.fields.has('nearby_facilities');
+  const row = await findProjectDetail(db, request.scope, request.projectId, nearbyAsked ? request.nearby : undefined);
+  if (!row) return undefined;
+  return withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
+}
+
+/** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
+const PROJECT_TEXTS_BYTES = 16 * 1024 * 1024;
+const keptTexts = new WeakMap<Snapshot, LRUCache<string, string>>();
+
+function textsOf(snapshot: Snapshot): LRUCache<string, string> {
+  let texts = keptTexts.get(snapshot);
+  if (!texts) keptTexts.set(snapshot, (texts = new LRUCache<string, string>({ maxSize: PROJECT_TEXTS_BYTES, sizeCalculation: (text, key) => (text.length + key.length) * 2 + 64 })));
+  return texts;
+}
+
+/** The body on a snapshot, or undefined when the key does not see the project (unknown, draft, deleted, not contracted: alike). */
+export async function projectDetailParts(
+  db: Kysely<DB>,
+  links: LinkBuilder,
+  serialize: SerializeDetail,
+  snapshot: Snapshot,
+  request: ProjectDetailRequest,
+): Promise<DetailBody | undefined> {
+  const { projectId, scope } = request;
+  const p = snapshot.indexOf.get(projectId);
+  if (p === undefined || !isVisibleProject(snapshot, scope, projectId)) return undefined;
+  const texts = textsOf(snapshot);
+  const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    const read = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
+        const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
+        return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, undefined) };
+      });
+    if (read.version !== snapshot.catalogueVersion) {
+      const parts = await sqlProjectDetailParts(db, links, serialize, request);
+      return parts && { parts, ofSnapshot: false };
+    }
+    // At the snapshot's version the project is visible to the key (checked above, with the same contracted ids).
+    if (!read.row) return undefined;
+    text = envelopeText(read.row, links, serialize);
+    texts.set(key, text);
+  }
+  const parts = withNearby(text, request.fields, () => []);
+  // A selection without the block: the text as it is.
+  if (parts.length === 1) return { parts, ofSnapshot: true };
+  // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two).
+  const [before, after] = parts;
+  return { parts: [nearbyBlock(snapshot.nearby, p, request.nearby, Buffer.from(before), Buffer.from(after))], ofSnapshot: true };
+}

@@ -1,0 +1,196 @@
+import { FACILITY_CATEGORIES, type FacilityCategory } from '../domain/catalogue-codes.js';
+import type { NearbyOptions } from '../queries/project-detail.js';
+import type { NearbyFacilityTextRow, NearbyLinkRow } from '../queries/project-nearby.js';
+
+/*
+ * The nearby block of GET /projects/{id} kept compactly in the snapshot: it is most of the detail
+ * (~1.28 MB for a central project of L: ~1,000 facilities of 30 to 50 fields), and the same facility
+ * is near many projects (L: 4.4 M links to 50,000 facilities). So each facility's text is kept once,
+ * as UTF-8 bytes (full and summary form, as the SQL path writes them: src/queries/project-nearby.ts),
+ * and each project's links as typed arrays (facility index and distance) per category, in the block's
+ * order. A request writes the block's bytes straight from them (nearbyBlock): no string of the size
+ * of the block is ever made. The SQL path (src/queries/project-detail.ts) stays the reference
+ * (test/project-detail-differential.test.ts).
+ */
+export interface ProjectNearby {
+  /** Facility texts: facility i is full[fullAt[i]] .. full[fullAt[i + 1]] (the same for summary). */
+  full: Buffer;
+  fullAt: Int32Array;
+  summary: Buffer;
+  summaryAt: Int32Array;
+  /** Links of project p and category c (FACILITY_CATEGORIES order) at g = p * CATEGORIES + c: linkAt[g] .. linkAt[g] + linkCount[g] - 1. */
+  linkAt: Int32Array;
+  linkCount: Int32Array;
+  facility: Int32Array;
+  distance: Float64Array;
+}
+
+const CATEGORIES = FACILITY_CATEGORIES.length;
+const categoryIndex = new Map<string, number>(FACILITY_CATEGORIES.map((category, c) => [category, c]));
+
+/** Facility texts as one buffer with offsets. */
+function joinedBytes(texts: readonly string[]): { bytes: Buffer; at: Int32Array } {
+  const at = new Int32Array(texts.length + 1);
+  let size = 0;
+  texts.forEach((text, i) => {
+    at[i] = size;
+    size += Buffer.byteLength(text, 'utf8');
+  });
+  at[texts.length] = size;
+  const bytes = Buffer.allocUnsafe(size);
+  texts.forEach((text, i) => bytes.write(text, at[i], 'utf8'));
+  return { bytes, at };
+}
+
+/** Builds the nearby block's compact form from the facility texts and the link rows (readNearbyLinks, in any order and chunks). */
+export class ProjectNearbyBuilder {
+  private readonly facilityIndex = new Map<number, number>();
+  private readonly full: { bytes: Buffer; at: Int32Array };
+  private readonly summary: { bytes: Buffer; at: Int32Array };
+  private readonly linkAt: Int32Array;
+  private readonly linkCount: Int32Array;
+  private facility = new Int32Array(1 << 16);
+  private distance = new Float64Array(1 << 16);
+  private links = 0;
+
+  constructor(
+    facilities: readonly NearbyFacilityTextRow[],
+    private readonly indexOf: ReadonlyMap<number, number>,
+  ) {
+    facilities.forEach((row, i) => this.facilityIndex.set(row.id, i));
+    this.full = joinedBytes(facilities.map((row) => row.facility_json));
+    // Empty when the record has none of the fields: the SQL's concat of '{', NULL and '}'.
+    this.summary = joinedBytes(facilities.map((row) => row.summary_json ?? '{}'));
+    this.linkAt = new Int32Array(indexOf.size * CATEGORIES);
+    this.linkCount = new Int32Array(indexOf.size * CATEGORIES);
+  }
+
+  add(rows: readonly NearbyLinkRow[]): void {
+    for (const row of rows) {
+      const p = this.indexOf.get(row.project_id);
+      const c = categoryIndex.get(row.category);
+      // A category the block does not show (the SQL path leaves it out too).
+      if (p === undefined || c === undefined) continue;
+      const g = p * CATEGORIES + c;
+      this.linkAt[g] = this.links;
+      const text = row.links;
+      let at = 0;
+      while (at < text.length) {
+        const comma = text.indexOf(',', at);
+        let end = text.indexOf(';', comma);
+        if (end < 0) end = text.length;
+        const index = this.facilityIndex.get(Number(text.slice(at, comma)));
+        if (index === undefined) throw new Error(`project nearby: facility ${text.slice(at, comma)} not read`);
+        this.push(index, Number(text.slice(comma + 1, end)));
+        at = end + 1;
+      }
+      this.linkCount[g] = this.links - this.linkAt[g];
+    }
+  }
+
+  private push(index: number, distance: number): void {
+    if (this.links === this.facility.length) {
+      const facility = new Int32Array(this.facility.length * 2);
+      facility.set(this.facility);
+      this.facility = facility;
+      const distances = new Float64Array(this.distance.length * 2);
+      distances.set(this.distance);
+      this.distance = distances;
+    }
+    this.facility[this.links] = index;
+    this.distance[this.links] = distance;
+    this.links++;
+  }
+
+  done(): ProjectNearby {
+    return {
+      full: this.full.bytes,
+      fullAt: this.full.at,
+      summary: this.summary.bytes,
+      summaryAt: this.summary.at,
+      linkAt: this.linkAt,
+      linkCount: this.linkCount,
+      // Copied to their length: the growth leaves up to half unused.
+      facility: this.facility.slice(0, this.links),
+      distance: this.distance.slice(0, this.links),
+    };
+  }
+}
+
+/**
+ * A double as PostgreSQL writes a float8 (PostgreSQL 12+, extra_float_digits 1: the shortest text that
+ * reads back as the same double): as JavaScript's, except the exponent form, which PostgreSQL uses
+ * below 1e-4 and from 1e15 with at least two exponent digits (`5e-05`, `1.5e+15`), and `-0`.
+ */
+export function float8Text(value: number): string {
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+  const magnitude = Math.abs(value);
+  if (!Number.isFinite(value) || (magnitude >= 1e-4 && magnitude < 1e15)) return String(value);
+  const [mantissa, exponent] = value.toExponential().split('e');
+  const sign = exponent[0];
+  const digits = exponent.slice(1);
+  return `${mantissa}e${sign}${digits.length < 2 ? `0${digits}` : digits}`;
+}
+
+const ENTRY_HEAD = Buffer.from('{"distance":');
+const ENTRY_FACILITY = Buffer.from(',"facility":');
+const categoryHeads = FACILITY_CATEGORIES.map((category: FacilityCategory, c) => Buffer.from(`${c === 0 ? '{' : '],'}${JSON.stringify(category)}:[`));
+const BLOCK_TAIL = Buffer.from(']}');
+
+const NOTHING = Buffer.alloc(0);
+
+/**
+ * The block of project index p as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: per
+ * category, the links closer than the radius, the nearest `limit` of them, each facility full or summary.
+ * Written between `before` and `after` (the rest of the body) in one allocation: the body is sent as it is.
+ */
+export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+  const radius = options.amenitiesRadiusM ?? Number.POSITIVE_INFINITY;
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
+  const shown: number[] = [];
+  const distances: string[] = [];
+  let size = before.length + BLOCK_TAIL.length + after.length;
+  for (let c = 0; c < CATEGORIES; c++) {
+    const g = p * CATEGORIES + c;
+    size += categoryHeads[c].length;
+    let taken = 0;
+    for (let i = nearby.linkAt[g], end = i + nearby.linkCount[g]; i < end && taken < limit; i++) {
+      // As the SQL's `distance_m < radius` (a NaN distance is never shown).
+      if (!(nearby.distance[i] < radius)) continue;
+      const text = float8Text(nearby.distance[i]);
+      const f = nearby.facility[i];
+      shown.push(i);
+      distances.push(text);
+      size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + text.length + ENTRY_FACILITY.length + (at[f + 1] - at[f]) + 1;
+      taken++;
+    }
+    shown.push(-1);
+  }
+  const block = Buffer.allocUnsafe(size);
+  let offset = before.copy(block, 0);
+  let c = 0;
+  let first = true;
+  let d = 0;
+  offset += categoryHeads[0].copy(block, offset);
+  for (const i of shown) {
+    if (i < 0) {
+      c++;
+      first = true;
+      if (c < CATEGORIES) offset += categoryHeads[c].copy(block, offset);
+      continue;
+    }
+    if (!first) block[offset++] = 0x2c;
+    first = false;
+    offset += ENTRY_HEAD.copy(block, offset);
+    offset += block.write(distances[d++], offset, 'latin1');
+    offset += ENTRY_FACILITY.copy(block, offset);
+    const f = nearby.facility[i];
+    offset += texts.copy(block, offset, at[f], at[f + 1]);
+    block[offset++] = 0x7d;
+  }
+  offset += BLOCK_TAIL.copy(block, offset);
+  offset += after.copy(block, offset);
+  if (offset !== size) throw new Error(`project nearby: wrote ${offset} bytes of ${size}`);
+  return block;
+}
