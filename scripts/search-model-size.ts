@@ -16,7 +16,9 @@ import { nearbyBlock } from '../src/search/project-nearby.js';
  * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
  * a few searches and unit answers without HTTP around them, and the memory of the result cache when full.
  *
- *   node --expose-gc --import tsx scripts/search-model-size.ts [--database-url URL | --data-dir DIR] [--builds 3]
+ *   node --expose-gc --import tsx scripts/search-model-size.ts [--database-url URL | --data-dir DIR] [--builds 3] [--nearby-in-memory]
+ *
+ * --nearby-in-memory: the snapshot keeps GET /projects/{id}'s nearby block too (NEARBY_IN_MEMORY=true).
  *
  * Memory is the V8 heap plus array buffers after a full GC, with the model held, minus the same before
  * it was built (the database driver's own memory is in both). Searches use every developer as
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string', default: process.env.DATABASE_URL },
     'data-dir': { type: 'string', default: process.env.DATA_DIR },
     builds: { type: 'string', default: '3' },
+    'nearby-in-memory': { type: 'boolean', default: false },
   },
 });
 
@@ -49,7 +52,7 @@ try {
   void findActiveKeyByHash;
   const before = usedBytes();
   const builds: number[] = [];
-  let model = await SearchModel.create(database.db, { links: linkBuilder(undefined) });
+  let model = await SearchModel.create(database.db, { links: linkBuilder(undefined), nearbyInMemory: values['nearby-in-memory'] });
   builds.push(model.current().buildMs);
   const held = usedBytes() - before;
   for (let i = 1; i < Number(values.builds); i++) {
@@ -134,6 +137,7 @@ try {
   // GET /projects/{id}'s nearby block (src/search/project-nearby.ts): facility texts (UTF-8 bytes) and
   // the links' typed arrays, and the time to write the full block of a project from them.
   const nearby = snapshot.nearby;
+  if (nearby) {
   const nearbyBytes = Object.values(nearby).reduce((sum: number, value) => sum + (ArrayBuffer.isView(value) ? value.byteLength : 0), 0);
   console.log(`project nearby: ${mb(nearbyBytes)} (facility texts ${mb(nearby.full.length)} full, ${mb(nearby.summary.length)} summary; ${nearby.facility.length} links)`);
   const projectSample = Array.from({ length: 200 }, (_, i) => Math.floor((i * snapshot.projects.count) / 200));
@@ -142,6 +146,7 @@ try {
     const begun = performance.now();
     for (const p of projectSample) bytes += nearbyBlock(nearby, p, { amenitiesRadiusM: undefined, form }).length;
     console.log(`nearby block (${form}): ${(((performance.now() - begun) / projectSample.length) * 1000).toFixed(0)} µs each (${projectSample.length} projects, ${Math.round(bytes / projectSample.length)} bytes on average)`);
+  }
   }
 
   const started = performance.now();

@@ -20,6 +20,12 @@ export interface Config {
   amenitiesRadiusM: number | undefined;
   /** Metres; the import links a project to every facility within this distance. */
   facilityLinkRadiusM: number;
+  /**
+   * NEARBY_IN_MEMORY=true: GET /projects/{id}'s nearby block is kept in the search snapshot and written
+   * from memory (src/search/project-nearby.ts). Off by default: on L it is ~105 MB more per process and
+   * several seconds more per snapshot build, and its links grow with the facility link radius.
+   */
+  nearbyInMemory: boolean;
   logLevel: string;
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
   rateLimit: RateLimitConfig | undefined;
@@ -203,6 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl,
     amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
+    nearbyInMemory: booleanVariable(env, 'NEARBY_IN_MEMORY', false),
     logLevel,
     rateLimit: rateLimitConfig(env),
     webhooks: webhookConfig(env),

@@ -89,6 +89,7 @@ export async function serveDatabase(config: Config, database: Database, options:
   // catalogue signal (src/search/search-model.ts).
   const search = await SearchModel.create(database.db, {
     links: linkBuilder(config.staticBaseUrl),
+    nearbyInMemory: config.nearbyInMemory,
     changes,
     readFrom: async () => (await readerAfterLatestCommit(database)).db,
     onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),

@@ -5,10 +5,16 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: '0.0.0.0', databaseUrl: undefined, databaseReadUrls: [], databaseReadMaxLagS: undefined, dataDir: './data', staticBaseUrl: undefined, publicBaseUrl: undefined,
-      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, logLevel: 'info', rateLimit: undefined,
+      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, nearbyInMemory: false, logLevel: 'info', rateLimit: undefined,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, retryBaseMs: 5_000, retryForMs: 72 * 3600_000, worker: true },
       metrics: undefined, shutdownDrainS: 10, shutdownGraceS: 20,
     });
+  });
+
+  it('keeps the nearby block in memory only when NEARBY_IN_MEMORY is true', () => {
+    expect(loadConfig({ NEARBY_IN_MEMORY: 'true' }).nearbyInMemory).toBe(true);
+    expect(loadConfig({ NEARBY_IN_MEMORY: 'false' }).nearbyInMemory).toBe(false);
+    expect(() => loadConfig({ NEARBY_IN_MEMORY: 'yes please' })).toThrow(ConfigError);
   });
 
   it('takes PUBLIC_BASE_URL without its trailing slash', () => {

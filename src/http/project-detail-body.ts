@@ -18,7 +18,8 @@ import type { JsonPart } from './raw-json.js';
  * GET /projects/{id}'s body, in parts to be sent without joining them into one string.
  *
  * From a snapshot (projectDetailParts): the nearby block, most of the bytes, is written from the
- * snapshot's compact form (src/search/project-nearby.ts); the rest (~2-10 kB: the project, its media,
+ * snapshot's compact form (src/search/project-nearby.ts) when the snapshot keeps one
+ * (NEARBY_IN_MEMORY), else read with SQL with the rest; the rest (~2-10 kB: the project, its media,
  * units in the key's prices, features) is the SQL path's own text, read once per snapshot, project,
  * price vector and currency and kept (bounded, least recently used first out). It is read in a
  * REPEATABLE READ transaction with the catalogue version, and kept only when the version is the
@@ -66,6 +67,18 @@ export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, 
   return withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
 }
 
+/** The project's detail row read with the catalogue version, in one REPEATABLE READ transaction. */
+async function readAtVersion(db: Kysely<DB>, scope: ReadScope, projectId: number, nearby: NearbyOptions | undefined): Promise<{ version: number; row: ProjectDetailRow | undefined }> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
+      const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
+      return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, nearby) };
+    });
+}
+
 /** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
 const PROJECT_TEXTS_BYTES = 16 * 1024 * 1024;
 const keptTexts = new WeakMap<Snapshot, LRUCache<string, string>>();
@@ -87,18 +100,23 @@ export async function projectDetailParts(
   const { projectId, scope } = request;
   const p = snapshot.indexOf.get(projectId);
   if (p === undefined || !isVisibleProject(snapshot, scope, projectId)) return undefined;
+  const { nearby } = snapshot;
+  if (!nearby && (!request.fields || request.fields.has('nearby_facilities'))) {
+    // NEARBY_IN_MEMORY off: the block is the SQL path's, read with the rest at the snapshot's version,
+    // so that the body may still be kept with the snapshot (its ETag and compressed bytes).
+    const read = await readAtVersion(db, scope, projectId, request.nearby);
+    if (read.version !== snapshot.catalogueVersion) {
+      const parts = await sqlProjectDetailParts(db, links, serialize, request);
+      return parts && { parts, ofSnapshot: false };
+    }
+    const row = read.row;
+    return row && { parts: withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby)), ofSnapshot: true };
+  }
   const texts = textsOf(snapshot);
   const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
   let text = texts.get(key);
   if (text === undefined) {
-    const read = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
-        const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-        return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, undefined) };
-      });
+    const read = await readAtVersion(db, scope, projectId, undefined);
     if (read.version !== snapshot.catalogueVersion) {
       const parts = await sqlProjectDetailParts(db, links, serialize, request);
       return parts && { parts, ofSnapshot: false };
@@ -110,8 +128,8 @@ export async function projectDetailParts(
   }
   const parts = withNearby(text, request.fields, () => []);
   // A selection without the block: the text as it is.
-  if (parts.length === 1) return { parts, ofSnapshot: true };
+  if (parts.length === 1 || !nearby) return { parts, ofSnapshot: true };
   // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two).
   const [before, after] = parts;
-  return { parts: [nearbyBlock(snapshot.nearby, p, request.nearby, Buffer.from(before), Buffer.from(after))], ofSnapshot: true };
+  return { parts: [nearbyBlock(nearby, p, request.nearby, Buffer.from(before), Buffer.from(after))], ofSnapshot: true };
 }

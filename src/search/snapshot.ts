@@ -159,8 +159,8 @@ export interface Snapshot {
   indexOf: Map<number, number>;
   /** GET /units/{id} prepared, by unit index (src/search/unit-details.ts). */
   unitDetails: UnitDetails;
-  /** GET /projects/{id}'s nearby block, by project index (src/search/project-nearby.ts). */
-  nearby: ProjectNearby;
+  /** GET /projects/{id}'s nearby block, by project index (src/search/project-nearby.ts); undefined unless NEARBY_IN_MEMORY. */
+  nearby: ProjectNearby | undefined;
   /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
   facetValues: Record<ProjectFacetName, { values: (number | boolean)[]; labels: (string | null)[]; of: Int32Array }>;
 }
@@ -171,6 +171,8 @@ export type ProjectFacetName = (typeof PROJECT_FACET_NAMES)[number];
 export interface SnapshotOptions {
   links: LinkBuilder;
   generation: number;
+  /** Keep GET /projects/{id}'s nearby block (NEARBY_IN_MEMORY); off: the route reads it with SQL. */
+  nearbyInMemory?: boolean;
 }
 
 /** Projects whose nearby links are read at once (L: ~900 links of ~20 bytes of text each per project). */
@@ -193,10 +195,14 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const facetNames = await readFacetNames(trx);
       const rates = await readCurrencyRates(trx);
       const unitDetailRows = await readUnitDetailRows(trx);
-      const nearby = new ProjectNearbyBuilder(await readNearbyFacilityTexts(trx), new Map(projectRows.map((row, index) => [row.id, index])));
-      // By chunks of projects: the links of all of L as text are ~100 MB at once.
-      for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) nearby.add(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby: nearby.done() };
+      let nearby: ProjectNearby | undefined;
+      if (options.nearbyInMemory) {
+        const builder = new ProjectNearbyBuilder(await readNearbyFacilityTexts(trx), new Map(projectRows.map((row, index) => [row.id, index])));
+        // By chunks of projects: the links of all of L as text are ~100 MB at once.
+        for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) builder.add(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
+        nearby = builder.done();
+      }
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby };
     });
   const projects = projectColumns(projectRows);
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));

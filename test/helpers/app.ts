@@ -45,7 +45,7 @@ export async function createTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   if (bundle) await importBundle(database.db, bundle, { facilityLinkRadiusM: config.facilityLinkRadiusM });
   const changes = await openChangeSignal(database);
-  const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes });
+  const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes, nearbyInMemory: config.nearbyInMemory });
   const app = await buildApp({ database, config, search, logger: false, changes, ...appOptions });
   await app.ready();
   return {

@@ -57,8 +57,9 @@ export function keyring(t: () => TestApp) {
 
 /** Another app on the test app's database and change signal, with its own search model, links and settings. */
 export async function secondApp(t: TestApp, links: LinkBuilder, env: Record<string, string>): Promise<App> {
-  const search = await SearchModel.create(t.db, { links, changes: t.changes });
-  const app = await buildApp({ database: t.database, search, changes: t.changes, config: loadConfig({ LOG_LEVEL: 'silent', ...env }), logger: false });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const search = await SearchModel.create(t.db, { links, changes: t.changes, nearbyInMemory: config.nearbyInMemory });
+  const app = await buildApp({ database: t.database, search, changes: t.changes, config, logger: false });
   await app.ready();
   return app;
 }
