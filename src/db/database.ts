@@ -262,6 +262,23 @@ export async function readPrimaryFirst<T>(database: Database, read: (db: Kysely<
 }
 
 /**
+ * A read of the catalogue in one REPEATABLE READ transaction (one consistent picture, no writes), on a
+ * replica in service, else the primary; a replica that fails it (gone between two polls) hands it to
+ * the primary. The routed `db` sends every transaction to the primary (kysely-replication), which
+ * would take such reads (GET /projects/{id}'s detail at its snapshot's version) off the replicas.
+ */
+export async function readConsistently<T>(database: Database, read: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  const replica = database.replicas?.replicaInService();
+  if (!replica) return read(database.primary);
+  try {
+    return await read(replica.db);
+  } catch (error) {
+    if (!isUnavailable(error)) throw error;
+    return read(database.primary);
+  }
+}
+
+/**
  * Where to rebuild what a process derives from the catalogue after a change signal (a read model): a
  * server showing every commit made before this call. That is a replica once it has replayed the
  * primary's current WAL position (waiting up to `waitMs` for one), else the primary; never a replica

@@ -61,6 +61,8 @@ export interface ReadReplicas {
    * replica in service that has replayed that far (waiting up to `waitMs` for one), else the primary.
    */
   readerAfter(lsn: Lsn, options?: { waitMs?: number }): Promise<Reader>;
+  /** A replica in service (in turn), for a read in one transaction; undefined when none is. */
+  replicaInService(): Reader | undefined;
   /** Whether the primary answered the last poll. */
   primaryAnswers(): boolean;
   /** Polls now (tests, start-up) instead of waiting for the next tick. */
@@ -197,9 +199,20 @@ export async function replicate(options: {
     }
   };
 
+  let turn = 0;
+  const replicaInService = (): Reader | undefined => {
+    for (let k = 0; k < replicas.length; k++) {
+      const replica = replicas[(turn + k) % replicas.length];
+      if (!inService(replica)) continue;
+      turn = (turn + k + 1) % replicas.length;
+      return { db: replica.db, source: replica.name };
+    }
+    return undefined;
+  };
+
   return {
     db,
-    replicas: { status, readerAfter, check, primaryAnswers: () => primaryAnswers },
+    replicas: { status, readerAfter, replicaInService, check, primaryAnswers: () => primaryAnswers },
     async close() {
       clearInterval(timer);
       await checking;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.js';
+import { readConsistently, type Database } from '../db/database.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { LinkBuilder } from '../contract/links.js';
 import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
@@ -67,16 +68,18 @@ export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, 
   return withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
 }
 
-/** The project's detail row read with the catalogue version, in one REPEATABLE READ transaction. */
-async function readAtVersion(db: Kysely<DB>, scope: ReadScope, projectId: number, nearby: NearbyOptions | undefined): Promise<{ version: number; row: ProjectDetailRow | undefined }> {
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
-      const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-      return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, nearby) };
-    });
+/** The project's detail row read with the catalogue version, in one REPEATABLE READ transaction (on a replica when there are). */
+async function readAtVersion(database: Database, scope: ReadScope, projectId: number, nearby: NearbyOptions | undefined): Promise<{ version: number; row: ProjectDetailRow | undefined }> {
+  return readConsistently(database, (db) =>
+    db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
+        const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
+        return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, nearby) };
+      }),
+  );
 }
 
 /** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
@@ -91,7 +94,7 @@ function textsOf(snapshot: Snapshot): LRUCache<string, string> {
 
 /** The body on a snapshot, or undefined when the key does not see the project (unknown, draft, deleted, not contracted: alike). */
 export async function projectDetailParts(
-  db: Kysely<DB>,
+  database: Database,
   links: LinkBuilder,
   serialize: SerializeDetail,
   snapshot: Snapshot,
@@ -104,9 +107,9 @@ export async function projectDetailParts(
   if (!nearby && (!request.fields || request.fields.has('nearby_facilities'))) {
     // NEARBY_IN_MEMORY off: the block is the SQL path's, read with the rest at the snapshot's version,
     // so that the body may still be kept with the snapshot (its ETag and compressed bytes).
-    const read = await readAtVersion(db, scope, projectId, request.nearby);
+    const read = await readAtVersion(database, scope, projectId, request.nearby);
     if (read.version !== snapshot.catalogueVersion) {
-      const parts = await sqlProjectDetailParts(db, links, serialize, request);
+      const parts = await sqlProjectDetailParts(database.db, links, serialize, request);
       return parts && { parts, ofSnapshot: false };
     }
     const row = read.row;
@@ -116,9 +119,9 @@ export async function projectDetailParts(
   const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
   let text = texts.get(key);
   if (text === undefined) {
-    const read = await readAtVersion(db, scope, projectId, undefined);
+    const read = await readAtVersion(database, scope, projectId, undefined);
     if (read.version !== snapshot.catalogueVersion) {
-      const parts = await sqlProjectDetailParts(db, links, serialize, request);
+      const parts = await sqlProjectDetailParts(database.db, links, serialize, request);
       return parts && { parts, ofSnapshot: false };
     }
     // At the snapshot's version the project is visible to the key (checked above, with the same contracted ids).
