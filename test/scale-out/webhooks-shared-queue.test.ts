@@ -31,9 +31,18 @@ function pidOfPeer(port: number, pids: number[]): number | undefined {
     .map((line) => line.trim().split(/\s+/))
     .find((fields) => fields[1]?.endsWith(hex))?.[9];
   if (!inode) return undefined;
+  // A descriptor may close between the listing and its readlink (the process opens and closes sockets
+  // and files all the time during a burst): that one is skipped, not the whole process.
+  const holds = (pid: number, fd: string) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+    } catch {
+      return false;
+    }
+  };
   return pids.find((pid) => {
     try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`);
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => holds(pid, fd));
     } catch {
       return false;
     }
