@@ -28,7 +28,13 @@ describe.each(drivers)('bundle records (%s)', (driver) => {
     db = t.db;
   });
 
-  const get = (url: string, apiKey = key) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  // GET /projects, /projects/{id} and /units/{id} are served from the search snapshot, which follows
+  // imports by the change signal; on PostgreSQL that signal (NOTIFY) may still be in flight when the
+  // import returns, so each read here rebuilds first (the signal has its own tests: search-refresh).
+  const get = async (url: string, apiKey = key) => {
+    await t.refresh();
+    return t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  };
   const detail = async (projectId: number) => {
     const res = await get(`/projects/${projectId}`);
     expect(res.statusCode, res.body).toBe(200);
