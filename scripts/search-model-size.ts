@@ -11,6 +11,8 @@ import { flatListJson } from '../src/search/visibility.js';
 import { starAround, viewportAround } from '../bench/scenarios.js';
 import { unitJson, visibleUnitIndex } from '../src/search/find-unit.js';
 import { nearbyBlock } from '../src/search/project-nearby.js';
+import { buildUnitDetails, unitDetailsBytes, type UnitDetails } from '../src/search/unit-details.js';
+import { readUnitPageRows } from '../src/queries/unit-details.js';
 
 /*
  * What the in-memory search costs on a loaded catalogue: build time, extra memory, and the CPU time of
@@ -52,16 +54,20 @@ try {
   void findActiveKeyByHash;
   const before = usedBytes();
   const builds: number[] = [];
-  let model = await SearchModel.create(database.db, { links: linkBuilder(undefined), nearbyInMemory: values['nearby-in-memory'] });
+  const stages: string[] = [];
+  const links = linkBuilder(undefined);
+  let model = await SearchModel.create(database.db, { links, nearbyInMemory: values['nearby-in-memory'] });
   builds.push(model.current().buildMs);
   const held = usedBytes() - before;
   for (let i = 1; i < Number(values.builds); i++) {
     await model.refresh();
     builds.push(model.current().buildMs);
+    stages.push(Object.entries(model.current().buildStages).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', '));
   }
   const snapshot = model.current();
   console.log(`driver ${database.driver}: ${snapshot.projects.count} projects, ${snapshot.units.count} units`);
   console.log(`build: ${builds.map((ms) => `${ms.toFixed(0)} ms`).join(', ')}`);
+  for (const line of stages) console.log(`  stages (ms): ${line}`);
   console.log(`memory held by the model: ${mb(held)} (heap + array buffers after GC)`);
 
   const scope = { contracted_developer_ids: developerIds, price_vector: 1.1 };
@@ -110,23 +116,32 @@ try {
   }
   console.log(`result cache: ${snapshot.results.size} searches held, ${mb(usedBytes() - empty)} (heap + array buffers after GC)`);
 
-  // GET /units/{id}'s part of the model (src/search/unit-details.ts): its texts (one byte a character
-  // when Latin-1, else two) and typed arrays, and the time to answer a unit from it.
-  const details = snapshot.unitDetails;
-  let detailBytes = 0;
-  for (const value of Object.values(details)) {
-    if (ArrayBuffer.isView(value)) detailBytes += value.byteLength;
-    else if (value && typeof value === 'object' && 'text' in value) detailBytes += value.text.length + value.at.byteLength;
+  // GET /units/{id}'s pages (src/search/unit-details.ts): made per project when a unit of it is first
+  // asked (read with SQL, then built), then each answer is joined from the page. Timed apart.
+  const { units: unitColumns, projects: projectColumns } = snapshot;
+  const units = Array.from({ length: 2_000 }, (_, i) => Math.floor((i * unitColumns.count) / 2_000));
+  const pages = new Map<number, UnitDetails>();
+  let pageBytes = 0;
+  const readBegun = performance.now();
+  for (const k of units) {
+    const projectId = projectColumns.id[unitColumns.project[k]];
+    if (pages.has(projectId)) continue;
+    const page = buildUnitDetails(await readUnitPageRows(database.db, projectId), links)!;
+    pages.set(projectId, page);
+    pageBytes += unitDetailsBytes(page);
   }
-  console.log(`unit details: ${mb(detailBytes)} of texts and typed arrays (${details.id.length} units, ${details.blocks.at.length - 1} shared project blocks)`);
-  const units = Array.from({ length: 2_000 }, (_, i) => details.id[Math.floor((i * details.id.length) / 2_000)]);
+  console.log(
+    `unit pages: ${pages.size} projects read and built in ${((performance.now() - readBegun) / pages.size).toFixed(2)} ms each (SQL included), ` +
+      `${(pageBytes / pages.size / 1024).toFixed(1)} KB each`,
+  );
   for (const fields of [undefined, new Set(['id', 'unit_number', 'price', 'plan_file'])]) {
     let size = 0;
     const timeUnits = () => {
       const begun = performance.now();
-      for (const unitId of units) {
-        const k = visibleUnitIndex(snapshot, scope, unitId);
-        if (k >= 0) size += unitJson(snapshot, k, scope, fields).length;
+      for (const k of units) {
+        const unitId = unitColumns.id[k];
+        const found = visibleUnitIndex(snapshot, scope, unitId);
+        if (found >= 0) size += unitJson(snapshot, pages.get(projectColumns.id[unitColumns.project[found]])!, found, scope, fields).length;
       }
       return (((performance.now() - begun) / units.length) * 1000).toFixed(1);
     };

@@ -1,19 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
-import { buildUnitDetails, unitIndexOf } from '../src/search/unit-details.js';
+import { idOrder, unitIndexOf } from '../src/search/snapshot.js';
+import { pageUnits } from '../src/search/unit-details.js';
 
 /*
- * The parts of the snapshot's unit details that depend on the order rows arrive in, which the
- * differential test (unit-detail-differential.test.ts) cannot steer: the database hands the tag links
- * over in no particular order, grouped by their timestamps; each unit must still list its links by
- * link id, each with its own group's timestamps, and skip the links of units the snapshot does not
- * hold. And a unit is found by id whatever the order of the ids.
+ * The parts of GET /units/{id}'s in-memory path that depend on the order rows arrive in, which the
+ * differential test (unit-detail-differential.test.ts) cannot steer: the database hands a project's
+ * tag links over in no particular order, grouped by their timestamps; each unit of the page must still
+ * list its links by link id, each with its own group's timestamps. And the snapshot finds a unit by
+ * id whatever the order of the ids (units are by project, then id; ids need not ascend across projects).
  */
 
-const PROJECTS = [5, 9, 12];
-
-const scenario = fc
+const page = fc
   .record({
     unitIds: fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { minLength: 1, maxLength: 30 }),
     links: fc.uniqueArray(
@@ -22,26 +21,16 @@ const scenario = fc
     ),
     order: fc.array(fc.nat(), { minLength: 80, maxLength: 80 }),
   })
-  .map(({ unitIds, links, order }) => ({
-    unitIds,
-    // A link of a unit the snapshot holds (by position), or of another unit (deleted, unpublished).
-    links: links.map((link) => ({ ...link, unitId: link.unit < unitIds.length ? unitIds[link.unit] : 2 ** 31 - 1 - link.unit })),
-    order,
-  }));
+  .map(({ unitIds, links, order }) => {
+    // The page's units by id, as the SQL orders them; only links of its units are read.
+    const ids = [...unitIds].sort((a, b) => a - b);
+    return { unitIds: ids, links: links.map((link) => ({ ...link, unitId: ids[link.unit % ids.length] })), order };
+  });
 
 describe('unit details: tag links and ids in any order', () => {
-  it('lists each unit\u2019s links by id, with its group\u2019s timestamps, and finds every unit by id', () => {
+  it('lists each unit\u2019s links by id, with its group\u2019s timestamps', () => {
     fc.assert(
-      fc.property(scenario, ({ unitIds, links, order }) => {
-        fc.pre(links.every((link) => link.unit < unitIds.length || !unitIds.includes(link.unitId)));
-        // Units spread over the projects in project order (as the snapshot reads them), ids in any order.
-        const byProject = PROJECTS.map((_, p) => unitIds.filter((_, k) => k % PROJECTS.length === p)).filter((ids) => ids.length > 0);
-        const unitRows = byProject.map((ids, p) => ({
-          project_id: PROJECTS[p],
-          units: '',
-          details: ids.map((id) => `${id},1,0,0,2026-01-01 00:00:00+00,2026-01-02 00:00:00+00`).join(';'),
-          numbers: JSON.stringify(ids.map(String)),
-        }));
+      fc.property(page, ({ unitIds, links, order }) => {
         const groups = [0, 1, 2]
           .map((group) => ({
             created_at: `2026-0${group + 1}-01T00:00:00.000Z`,
@@ -56,17 +45,13 @@ describe('unit details: tag links and ids in any order', () => {
           .filter((group) => group.links !== '')
           .reverse();
         const tags = [1, 2, 3].map((id) => ({ id, name: `tag ${id}`, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' }));
-        const details = buildUnitDetails(
-          unitRows,
-          { projects: [], planFiles: [], tags, links: groups },
-          // No project's text is needed here (the units' own columns and links are).
-          new Map(),
-          { projects: 0, units: unitIds.length },
-          linkBuilder(undefined),
-        );
-        for (const id of unitIds) {
-          const k = unitIndexOf(details, id);
-          expect(details.id[k]).toBe(id);
+        const units = {
+          details: unitIds.map((id) => `${id},1,0,0,2026-01-01 00:00:00+00,2026-01-02 00:00:00+00`).join(';'),
+          numbers: JSON.stringify(unitIds.map(String)),
+        };
+        const details = pageUnits({ units, planFiles: [], tags, links: groups }, linkBuilder(undefined));
+        expect([...details.id]).toEqual(unitIds);
+        unitIds.forEach((id, k) => {
           const expected = links
             .filter((link) => link.unitId === id)
             .sort((a, b) => a.id - b.id)
@@ -76,9 +61,19 @@ describe('unit details: tag links and ids in any order', () => {
             actual.push([details.linkId[i], details.linkTag[i], /"created_at":"(\d{4}-\d{2}-\d{2})/.exec(details.linkTails[details.linkTime[i]])![1]]);
           }
           expect(actual).toEqual(expected);
-        }
-        expect(unitIndexOf(details, 0)).toBe(-1);
-        for (const link of links) if (!unitIds.includes(link.unitId)) expect(unitIndexOf(details, link.unitId)).toBe(-1);
+        });
+      }),
+      { seed: 20261126, numRuns: 300 },
+    );
+  });
+
+  it('the snapshot finds every unit by id, ids in any order, and no other id', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 2 ** 31 - 1 }), { maxLength: 60 }), fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { maxLength: 20 }), (ids, others) => {
+        const id = Int32Array.from(ids);
+        const units = { id, byId: idOrder(id) };
+        ids.forEach((unitId, k) => expect(unitIndexOf(units, unitId)).toBe(k));
+        for (const other of others) if (!ids.includes(other)) expect(unitIndexOf(units, other)).toBe(-1);
       }),
       { seed: 20261126, numRuns: 300 },
     );

@@ -64,15 +64,12 @@ function keptOf(snapshot: Snapshot): Kept {
   return kept;
 }
 
-/**
- * Sends the JSON body `build` makes (as parts). `key` names the body within the snapshot: every
- * input it depends on (record, key prices, currency, selection), never who may see it, which the route
- * has checked before. Below the compression threshold, or when the client takes no compression, the
- * body goes out as it is (and the hooks do as for any answer).
+/*
+ * A route sends a body by `key`, which names the body within the snapshot: every input it depends on
+ * (record, key prices, currency, selection), never who may see it, which the route has checked before.
+ * Below the compression threshold, or when the client takes no compression, the body goes out as it
+ * is (and the hooks do as for any answer).
  */
-export function sendCompressedOnce(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, key: string, build: () => readonly JsonPart[]): FastifyReply {
-  return sendKept(request, reply, snapshot, 'units', key) ?? sendMade(request, reply, snapshot, 'units', key, build(), true);
-}
 
 /** The body kept compressed for `key`, sent; undefined when none is kept (or the client takes no compression). */
 export function sendKept(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string): FastifyReply | undefined {

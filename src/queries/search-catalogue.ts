@@ -67,12 +67,12 @@ export type SearchProjectRow = Awaited<ReturnType<typeof readSearchProjects>>[nu
 
 /*
  * Live units of live projects, one text per project (ascending project id): units in id order, `;`
- * between units, each `bedrooms status parking price area tag,tag`, price `-` when none. Read as rows
- * of columns, the pg driver spends seconds on L's units parsing every value and array; as text, the
- * database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The texts
- * are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
- * `details` and `numbers` carry the rest of each unit's own columns for GET /units/{id}, read in the
- * same pass (a second pass over the units cost ~100 ms more on L).
+ * between units, each `id bedrooms status parking price area tag,tag`, price `-` when none. Read as
+ * rows of columns, the pg driver spends seconds on L's units parsing every value and array; as text,
+ * the database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The
+ * texts are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
+ * GET /units/{id}'s other columns are read per project when a unit of it is asked
+ * (src/queries/unit-details.ts).
  */
 export function readSearchUnits(db: Kysely<DB>) {
   return db
@@ -84,13 +84,7 @@ export function readSearchUnits(db: Kysely<DB>) {
     .groupBy('u.project_id')
     .select([
       'u.project_id',
-      sql<string>`string_agg(concat_ws(' ', u.bedrooms, u.status, u.parking, coalesce(u.price::text, '-'), u.unit_area::text, array_to_string(u.tag_ids, ',')), ';' ORDER BY u.id)`.as('units'),
-      // GET /units/{id}'s own columns (src/search/unit-details.ts), in the same order; timestamps in
-      // their text form, which the snapshot reads with the drivers' own parser (src/db/type-parsers.mjs).
-      // (plan_file_id 0: none; ids are positive.)
-      sql<string>`string_agg(concat_ws(',', u.id, u.furnishing, u.floor, coalesce(u.plan_file_id, 0), u.created_at::text, u.updated_at::text), ';' ORDER BY u.id)`.as('details'),
-      // Any text: as a JSON array of strings.
-      sql<string>`json_agg(u.unit_number ORDER BY u.id)::text`.as('numbers'),
+      sql<string>`string_agg(concat_ws(' ', u.id, u.bedrooms, u.status, u.parking, coalesce(u.price::text, '-'), u.unit_area::text, array_to_string(u.tag_ids, ',')), ';' ORDER BY u.id)`.as('units'),
     ])
     .orderBy('u.project_id')
     .execute();

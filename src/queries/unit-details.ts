@@ -5,34 +5,55 @@ import { linkCreatedAtSql, linkUpdatedAtSql, projectModel, unitTagColumns } from
 import { projectPublishedSql } from './visibility.js';
 
 /*
- * What the search snapshot reads to answer GET /units/{id} from memory (src/search/unit-details.ts),
- * with the very expressions of the unit query (src/queries/units.ts), so that every value is the one
- * the SQL path gives. The units' own columns come with the search's unit read (readSearchUnits).
- * Meant to run inside the snapshot's REPEATABLE READ transaction.
+ * What GET /units/{id} needs beyond the search snapshot's unit columns, for the live units of one
+ * project (src/search/unit-details.ts keeps it per snapshot and project, as it is asked), with the very
+ * expressions of the unit query (src/queries/units.ts), so that every value is the one the SQL path
+ * gives. Meant to run inside a REPEATABLE READ transaction that also reads the catalogue version.
  */
 
 type AnyEb = ExpressionBuilder<DB, keyof DB>;
 
-/** Every published project's `project` object of the unit answer, by ascending id. */
-export function readUnitProjects(db: Kysely<DB>) {
+/** The project's live units of that id, as a subquery. */
+const liveUnitIds = (eb: AnyEb, projectId: number) =>
+  eb.selectFrom('units as lu').where('lu.project_id', '=', projectId).where('lu.deleted_at', 'is', null).select('lu.id');
+
+/**
+ * The project's live units' own columns in id order (the snapshot's order within a project):
+ * `id,furnishing,floor,plan_file_id,created_at,updated_at` per unit, `;` between units, timestamps in
+ * their text form, read with the drivers' own parser (src/db/type-parsers.mjs); plan_file_id 0: none
+ * (ids are positive). unit_number (any text) as a JSON array of strings, in the same order.
+ */
+export function readUnitPageUnits(db: Kysely<DB>, projectId: number) {
   return db
-    .selectFrom('projects as p')
-    .where(projectPublishedSql('p'))
-    .select((eb) => ['p.id', projectModel(eb as unknown as AnyEb, 'p.id').$notNull().as('project')])
-    .orderBy('p.id')
-    .execute();
+    .selectFrom('units as u')
+    .where('u.project_id', '=', projectId)
+    .where('u.deleted_at', 'is', null)
+    .select([
+      sql<string>`coalesce(string_agg(concat_ws(',', u.id, u.furnishing, u.floor, coalesce(u.plan_file_id, 0), u.created_at::text, u.updated_at::text), ';' ORDER BY u.id), '')`.as('details'),
+      sql<string>`coalesce(json_agg(u.unit_number ORDER BY u.id)::text, '[]')`.as('numbers'),
+    ])
+    .executeTakeFirstOrThrow();
 }
 
-/** The plan files of live units of published projects, as `plan_file` shows them (before the link). */
-export function readUnitPlanFiles(db: Kysely<DB>) {
+/** The published project's `project` object of the unit answer (undefined: not published). */
+export function readUnitPageProject(db: Kysely<DB>, projectId: number) {
+  return db
+    .selectFrom('projects as p')
+    .where('p.id', '=', projectId)
+    .where(projectPublishedSql('p'))
+    .select((eb) => projectModel(eb as unknown as AnyEb, 'p.id').$notNull().as('project'))
+    .executeTakeFirst();
+}
+
+/** The plan files of the project's live units, as `plan_file` shows them (before the link). */
+export function readUnitPagePlanFiles(db: Kysely<DB>, projectId: number) {
   return db
     .selectFrom('files as f')
     .where('f.id', 'in', (eb) =>
       eb
         .selectFrom('units as u')
-        .innerJoin('projects as p', 'p.id', 'u.project_id')
+        .where('u.project_id', '=', projectId)
         .where('u.deleted_at', 'is', null)
-        .where(projectPublishedSql('p'))
         .where('u.plan_file_id', 'is not', null)
         .select('u.plan_file_id'),
     )
@@ -40,20 +61,24 @@ export function readUnitPlanFiles(db: Kysely<DB>) {
     .execute();
 }
 
-/** Every unit tag, as a link's `preference` shows it. */
-export function readUnitTags(db: Kysely<DB>) {
-  return db.selectFrom('unit_tags as pt').select(unitTagColumns).execute();
+/** The unit tags linked to the project's live units, as a link's `preference` shows them. */
+export function readUnitPageTags(db: Kysely<DB>, projectId: number) {
+  return db
+    .selectFrom('unit_tags as pt')
+    .where('pt.id', 'in', (eb) => eb.selectFrom('unit_tag_links as l').where('l.unit_id', 'in', liveUnitIds(eb as unknown as AnyEb, projectId)).select('l.tag_id'))
+    .select(unitTagColumns)
+    .execute();
 }
 
 /*
- * Every unit-tag link as text, `unit_id,id,tag_id` joined by `;`, one row per distinct pair of
- * timestamps (an import writes them all at one instant: on L, one row for ~400,000 links), so that
- * the timestamps are formatted once per pair, not once per link. In no particular order; links of
- * deleted units and unpublished projects are among them (the snapshot skips units it does not hold).
+ * The tag links of the project's live units as text, `unit_id,id,tag_id` joined by `;`, one row per
+ * distinct pair of timestamps (an import writes them at one instant), so that the timestamps are
+ * formatted once per pair, not once per link. In no particular order.
  */
-export function readUnitTagLinks(db: Kysely<DB>) {
+export function readUnitPageLinks(db: Kysely<DB>, projectId: number) {
   return db
     .selectFrom('unit_tag_links as l')
+    .where('l.unit_id', 'in', (eb) => liveUnitIds(eb as unknown as AnyEb, projectId))
     .groupBy(['l.created_at', 'l.updated_at'])
     .select([
       linkCreatedAtSql().as('created_at'),
@@ -63,13 +88,14 @@ export function readUnitTagLinks(db: Kysely<DB>) {
     .execute();
 }
 
-/** The four reads above, one after the other (a transaction has one connection). */
-export async function readUnitDetailRows(db: Kysely<DB>) {
-  const projects = await readUnitProjects(db);
-  const planFiles = await readUnitPlanFiles(db);
-  const tags = await readUnitTags(db);
-  const links = await readUnitTagLinks(db);
-  return { projects, planFiles, tags, links };
+/** The reads above for one project, one after the other (a transaction has one connection). */
+export async function readUnitPageRows(db: Kysely<DB>, projectId: number) {
+  const units = await readUnitPageUnits(db, projectId);
+  const project = (await readUnitPageProject(db, projectId))?.project;
+  const planFiles = await readUnitPagePlanFiles(db, projectId);
+  const tags = await readUnitPageTags(db, projectId);
+  const links = await readUnitPageLinks(db, projectId);
+  return { units, project, planFiles, tags, links };
 }
 
-export type UnitDetailRows = Awaited<ReturnType<typeof readUnitDetailRows>>;
+export type UnitPageRows = Awaited<ReturnType<typeof readUnitPageRows>>;

@@ -3,8 +3,8 @@ import { selectableFields, type FieldSelection } from '../contract/field-selecti
 import { UnitModel } from '../contract/schemas/units.js';
 import type { ReadScope } from '../domain/currency.js';
 import { displayPrices, keyPricingOf, shownPriceJson } from './display-prices.js';
-import type { Snapshot } from './snapshot.js';
-import { textAt, unitIndexOf, type UnitDetails } from './unit-details.js';
+import { unitIndexOf, type Snapshot } from './snapshot.js';
+import { textAt, type UnitDetails } from './unit-details.js';
 import { visibleScope } from './visibility.js';
 
 /*
@@ -13,11 +13,12 @@ import { visibleScope } from './visibility.js';
  * projects, and the key sees those of its contracted developers. The answer is joined from the texts
  * prepared in the snapshot (unit-details.ts) with the key-dependent values filled in: the price in the
  * key's prices or, with `currency=`, converted, and then the `currency` field (as the list items do).
+ * The texts are the project's page (unit-details.ts), made when one of its units is first asked.
  */
 
 /** The unit's index in the snapshot when the key sees it, else -1 (unknown, deleted, unpublished, not contracted: alike). */
 export function visibleUnitIndex(snapshot: Snapshot, scope: ReadScope, unitId: number): number {
-  const k = unitIndexOf(snapshot.unitDetails, unitId);
+  const k = unitIndexOf(snapshot.units, unitId);
   if (k < 0) return -1;
   return visibleScope(snapshot, scope.contracted_developer_ids).visible[snapshot.units.project[k]] === 1 ? k : -1;
 }
@@ -25,9 +26,10 @@ export function visibleUnitIndex(snapshot: Snapshot, scope: ReadScope, unitId: n
 interface UnitContext {
   details: UnitDetails;
   snapshot: Snapshot;
-  /** Unit and project index. */
+  /** Unit and project index in the snapshot, and the unit's index in the page. */
   k: number;
   p: number;
+  i: number;
   price: string;
   /** The `currency` value as JSON, only with `currency=`. */
   currency: string | undefined;
@@ -37,31 +39,31 @@ type UnitProperty = keyof Static<typeof UnitModel>;
 
 /** Each property's value as JSON (undefined: left out), as the route's serializer writes it. */
 const PROPERTIES: { [name in UnitProperty]-?: (unit: UnitContext) => string | undefined } = {
-  id: ({ details, k }) => String(details.id[k]),
+  id: ({ details, i }) => String(details.id[i]),
   project_id: ({ snapshot, p }) => String(snapshot.projects.id[p]),
-  unit_number: ({ details, k }) => textAt(details.numbers, k),
+  unit_number: ({ details, i }) => textAt(details.numbers, i),
   bedrooms: ({ snapshot, k }) => String(snapshot.units.bedrooms[k]),
   status: ({ snapshot, k }) => String(snapshot.units.status[k]),
-  furnishing: ({ details, k }) => String(details.furnishing[k]),
+  furnishing: ({ details, i }) => String(details.furnishing[i]),
   parking: ({ snapshot, k }) => String(snapshot.units.parking[k]),
-  floor: ({ details, k }) => String(details.floor[k]),
+  floor: ({ details, i }) => String(details.floor[i]),
   price: ({ price }) => price,
   currency: ({ currency }) => currency,
   unit_area: ({ snapshot, k }) => String(snapshot.units.area[k]),
-  plan_file_id: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : String(details.fileId[details.planFile[k]])),
-  plan_file: ({ details, k }) => (details.planFile[k] < 0 ? 'null' : textAt(details.files, details.planFile[k])),
-  preferences: ({ details, k }) => {
+  plan_file_id: ({ details, i }) => (details.planFile[i] < 0 ? 'null' : String(details.fileId[details.planFile[i]])),
+  plan_file: ({ details, i }) => (details.planFile[i] < 0 ? 'null' : textAt(details.files, details.planFile[i])),
+  preferences: ({ details, i }) => {
     let text = '[';
-    for (let i = details.linkStart[k]; i < details.linkStart[k + 1]; i++) {
-      if (i > details.linkStart[k]) text += ',';
-      text += `{"id":${details.linkId[i]},"unit_id":${details.id[k]}${details.tagParts.get(details.linkTag[i])}${details.linkTails[details.linkTime[i]]}`;
+    for (let l = details.linkStart[i]; l < details.linkStart[i + 1]; l++) {
+      if (l > details.linkStart[i]) text += ',';
+      text += `{"id":${details.linkId[l]},"unit_id":${details.id[i]}${details.tagParts.get(details.linkTag[l])}${details.linkTails[details.linkTime[l]]}`;
     }
     return `${text}]`;
   },
-  project: ({ details, p }) => textAt(details.projectHeads, p) + textAt(details.blocks, details.projectBlock[p]) + textAt(details.projectTails, p),
+  project: ({ details }) => details.project,
   // As the drivers write a timestamp (src/db/type-parsers.mjs), quoted as the serializer does.
-  created_at: ({ details, k }) => `"${new Date(details.createdMs[k]).toISOString()}"`,
-  updated_at: ({ details, k }) => `"${new Date(details.updatedMs[k]).toISOString()}"`,
+  created_at: ({ details, i }) => `"${new Date(details.createdMs[i]).toISOString()}"`,
+  updated_at: ({ details, i }) => `"${new Date(details.updatedMs[i]).toISOString()}"`,
 };
 
 /**
@@ -78,21 +80,25 @@ const ORDER = [...names.filter((name) => required.has(name)), ...names.filter((n
 });
 
 /**
- * The data of GET /units/{id} for the unit at index `k` (visibleUnitIndex) as JSON text; with `fields`,
- * only the properties named (the full answer with the others left out).
+ * The data of GET /units/{id} for the unit at index `k` (visibleUnitIndex) as JSON text, from its
+ * project's page (made on the same snapshot); with `fields`, only the properties named (the full
+ * answer with the others left out).
  */
-export function unitJson(snapshot: Snapshot, k: number, scope: ReadScope, fields?: FieldSelection): string {
+export function unitJson(snapshot: Snapshot, page: UnitDetails, k: number, scope: ReadScope, fields?: FieldSelection): string {
   const { projects, units } = snapshot;
   const p = units.project[k];
+  const i = k - projects.unitStart[p];
+  if (page.id[i] !== units.id[k]) throw new Error(`unit details: unit ${units.id[k]} is not at its place in its project's page`);
   const currencyIndex = projects.currencyIndex[p];
   // Kept per snapshot, price vector and currency, as for the list items.
   const display = scope.display && displayPrices(snapshot, scope.price_vector, scope.display);
   const converted = display?.from[currencyIndex];
   const unit: UnitContext = {
-    details: snapshot.unitDetails,
+    details: page,
     snapshot,
     k,
     p,
+    i,
     price: shownPriceJson(units.baseCents[k], keyPricingOf(scope.price_vector), converted),
     // The asked currency when converted; a project's currency without a rate keeps its own.
     currency: display && (converted ? display.json : JSON.stringify(projects.currencies[currencyIndex])),

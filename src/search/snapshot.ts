@@ -17,14 +17,12 @@ import {
 import { readFacetNames, type CodeNameRow } from '../queries/code-names.js';
 import { FLAG_NAMES } from '../domain/code-names.js';
 import { readCurrencyRates } from '../queries/currency-rates.js';
-import { readUnitDetailRows } from '../queries/unit-details.js';
 import { readNearbyFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js';
 import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
 import { ScopeCache } from './scopes.js';
-import { buildUnitDetails, type UnitDetails } from './unit-details.js';
 import { ProjectNearbyBuilder, type ProjectNearby } from './project-nearby.js';
 
 /*
@@ -116,6 +114,9 @@ export interface UnitSummary {
 
 export interface UnitColumns {
   count: number;
+  id: Int32Array;
+  /** Unit indexes by ascending id; undefined when the unit order (by project, then id) already is. */
+  byId: Int32Array | undefined;
   project: Int32Array;
   bedrooms: Int32Array;
   status: Int32Array;
@@ -126,6 +127,12 @@ export interface UnitColumns {
   tags: Membership;
   /** Per tag, the units carrying it, by project (src/search/postings.ts). */
   tagPostings: Postings;
+  /**
+   * The units a price-per-area filter can match (priced, area above 0) per project, by base cents per
+   * m² (one id, PER_AREA_SLOT): a per-area window is then a binary search within the project instead
+   * of a walk of its units (src/search/unit-matcher.ts).
+   */
+  perAreaPostings: Postings;
 }
 
 export interface DeveloperEntry {
@@ -143,6 +150,8 @@ export interface Snapshot {
   catalogueVersion: number;
   builtAt: Date;
   buildMs: number;
+  /** Where the build's time went (ms): reading from the database, then each stage in memory (scripts/search-model-size.ts prints them). */
+  buildStages: Record<string, number>;
   projects: ProjectColumns;
   units: UnitColumns;
   orders: SortOrders;
@@ -157,8 +166,6 @@ export interface Snapshot {
   rates: CurrencyRates;
   /** Project index by id. */
   indexOf: Map<number, number>;
-  /** GET /units/{id} prepared, by unit index (src/search/unit-details.ts). */
-  unitDetails: UnitDetails;
   /** GET /projects/{id}'s nearby block, by project index (src/search/project-nearby.ts); undefined unless NEARBY_IN_MEMORY. */
   nearby: ProjectNearby | undefined;
   /** Per project-level facet: its values (ascending), their names (null: none known) and each project's value index (-1: none). */
@@ -181,7 +188,7 @@ const NEARBY_CHUNK = 250;
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
-  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby } = await db
+  const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, nearby } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
@@ -194,7 +201,6 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);
       const rates = await readCurrencyRates(trx);
-      const unitDetailRows = await readUnitDetailRows(trx);
       let nearby: ProjectNearby | undefined;
       if (options.nearbyInMemory) {
         const builder = new ProjectNearbyBuilder(await readNearbyFacilityTexts(trx), new Map(projectRows.map((row, index) => [row.id, index])));
@@ -202,20 +208,31 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
         for (let at = 0; at < projectRows.length; at += NEARBY_CHUNK) builder.add(await readNearbyLinks(trx, projectRows.slice(at, at + NEARBY_CHUNK).map((row) => row.id)));
         nearby = builder.done();
       }
-      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, unitDetailRows, nearby };
+      return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, nearby };
     });
-  const projects = projectColumns(projectRows);
+  const buildStages: Record<string, number> = {};
+  let stageStarted = started;
+  const stage = <T>(name: string, value: T): T => {
+    const now = performance.now();
+    buildStages[name] = now - stageStarted;
+    stageStarted = now;
+    return value;
+  };
+  stage('read', undefined);
+  const projects = stage('project columns', projectColumns(projectRows));
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
-  const units = unitColumns(unitRows, indexOf, projects);
-  renderItems(projectRows, projects, options.links);
+  const units = stage('unit columns', unitColumns(unitRows, indexOf, projects));
+  stage('items', renderItems(projectRows, projects, options.links));
+  const orders = stage('sort orders', sortOrders(projectRows, projects, rates));
   const snapshot: Snapshot = {
     generation: options.generation,
     catalogueVersion,
     builtAt: new Date(),
     buildMs: 0,
+    buildStages,
     projects,
     units,
-    orders: sortOrders(projectRows, projects, rates),
+    orders,
     developers: developerRows.map((row) => ({ id: row.id, json: JSON.stringify({ id: row.id, name: row.name, logo: options.links(row.logo_path) }) })),
     lowerCase,
     scopes: new ScopeCache(),
@@ -223,9 +240,9 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     rates,
     indexOf,
     nearby,
-    unitDetails: buildUnitDetails(unitRows, unitDetailRows, indexOf, { projects: projects.count, units: units.count }, options.links),
     facetValues: facetValues(projects, facetNames),
   };
+  stage('the rest', undefined);
   snapshot.buildMs = performance.now() - started;
   return snapshot;
 }
@@ -326,6 +343,7 @@ export function splitMicros(seconds: { n: bigint; d: bigint }): { seconds: numbe
 function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projects: ProjectColumns): UnitColumns {
   const perProject = rows.map((row) => ({ index: indexOf.get(row.project_id)!, units: row.units.split(';') }));
   const count = perProject.reduce((sum, row) => sum + row.units.length, 0);
+  const id = new Int32Array(count);
   const project = new Int32Array(count);
   const bedrooms = new Int32Array(count);
   const status = new Int32Array(count);
@@ -339,7 +357,8 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   for (const { index: p, units } of perProject) {
     while (next <= p) projects.unitStart[next++] = u;
     for (const text of units) {
-      const [bedroomsText, statusText, parkingText, priceText, areaText, tagText] = text.split(' ');
+      const [idText, bedroomsText, statusText, parkingText, priceText, areaText, tagText] = text.split(' ');
+      id[u] = Number(idText);
       project[u] = p;
       bedrooms[u] = Number(bedroomsText);
       status[u] = Number(statusText);
@@ -369,7 +388,36 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   });
   // Each project's units of a tag by base price: a price window is a binary search (unit-matcher.ts).
   const tagPostings = Postings.build(count, projects.count, (k) => project[k], (k) => tags[k], (k) => baseCents[k]);
-  return { count, project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]), tagPostings };
+  const perArea = [PER_AREA_SLOT];
+  const perAreaPostings = Postings.build(count, projects.count, (k) => project[k], (k) => (area[k] > 0 && !Number.isNaN(baseCents[k]) ? perArea : []), (k) => baseCents[k] / area[k]);
+  return { count, id, byId: idOrder(id), project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]), tagPostings, perAreaPostings };
+}
+
+/** The one id of perAreaPostings. */
+export const PER_AREA_SLOT = 0;
+
+/** The unit indexes by ascending id, or undefined when they already are. */
+export function idOrder(id: Int32Array): Int32Array | undefined {
+  let sorted = true;
+  for (let k = 1; k < id.length && sorted; k++) sorted = id[k - 1] < id[k];
+  if (sorted) return undefined;
+  return Int32Array.from(id.keys()).sort((a, b) => id[a] - id[b]);
+}
+
+/** The index of the live unit with this id in the snapshot, or -1 when it holds none. */
+export function unitIndexOf(units: Pick<UnitColumns, 'id' | 'byId'>, unitId: number): number {
+  const { id, byId } = units;
+  let low = 0;
+  let high = id.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const k = byId ? byId[middle] : middle;
+    const value = id[k];
+    if (value === unitId) return k;
+    if (value < unitId) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
 }
 
 /** Bedroom buckets: 0 to 4, and 5 for five or more (the values of the `bedrooms` filter). */

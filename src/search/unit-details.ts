@@ -1,4 +1,3 @@
-import { Type } from '@sinclair/typebox';
 import { OID, textParsers } from '../db/type-parsers.mjs';
 import type { LinkBuilder } from '../contract/links.js';
 import { toFileObject } from '../contract/presenters/files.js';
@@ -7,28 +6,28 @@ import { schemaSerializer } from '../contract/schema-serializer.js';
 import { FileObject } from '../contract/schemas/projects.js';
 import { UnitProjectModel, UnitTag } from '../contract/schemas/units.js';
 import type { FileRow } from '../queries/project-detail.js';
-import type { SearchUnitRow } from '../queries/search-catalogue.js';
-import type { UnitDetailRows } from '../queries/unit-details.js';
+import type { UnitPageRows } from '../queries/unit-details.js';
 import type { UnitModelRow } from '../queries/units.js';
 
 /*
- * GET /units/{id} prepared in the snapshot, compactly: the answer is ~3.8 KB, most of it the unit's
- * project (with its developer and area), which is the same for every unit of the project. So the
- * project's part is JSON text once per project, and each unit keeps only its own columns (typed
- * arrays, indexed like the snapshot's units) and references to texts shared by many units: its plan
- * file, its tags and their links' timestamps. src/search/find-unit.ts joins the texts per request and
- * fills in the key-dependent price; on L (~245,000 units) the whole costs a few tens of MB instead of
- * the ~900 MB of one text per unit.
+ * GET /units/{id}'s texts for one project's live units (a page), prepared compactly: each unit keeps
+ * only its own columns (typed arrays, indexed like the project's units in the snapshot: by id) and
+ * references to texts shared by many units (its plan file, its tags and their links' timestamps), and
+ * the project's part of the answer (~2-3 KB of the ~3.8 KB, with its developer and area) is one text.
+ * src/search/find-unit.ts joins the texts per request and fills in the key-dependent price.
+ *
+ * Pages are made when a unit of the project is asked and kept with the snapshot, bounded
+ * (src/http/unit-detail-body.ts): the whole catalogue's would cost every snapshot build ~1 s and
+ * ~26 MB on L, ~4 s and ~100 MB at 4×L (docs/performance.md, stop 33), for units most of which are
+ * never asked between two imports.
  *
  * Every text is written by the route's own serializer (schemaSerializer) from the rows the SQL path
  * reads with the same expressions (src/queries/unit-details.ts), so the answer is the SQL path's byte
  * for byte (test/unit-detail-differential.test.ts).
  */
 export interface UnitDetails {
-  /** Unit id by unit index (the snapshot's unit order: by project, then by id). */
+  /** Unit id by unit index (the project's live units by id, as the snapshot orders them). */
   id: Int32Array;
-  /** Unit indexes by ascending id; undefined when the unit order already is by id. */
-  byId: Int32Array | undefined;
   furnishing: Uint8Array;
   floor: Int32Array;
   /** The unit's plan file as an index into the files; -1: none. */
@@ -50,22 +49,15 @@ export interface UnitDetails {
   linkTails: string[];
   /** `,"preference_id":…,"preference":{…}` by tag id: the middle of a link's JSON. */
   tagParts: Map<number, string>;
-  /**
-   * The unit's `project` JSON of project index p: its head, the block `"company":…,"author":…,"area":…`
-   * (an index into blocks: one per developer, author and area, ~800 for L's 5,000 projects, ~45 % of
-   * the text) and its tail.
-   */
-  projectHeads: Texts;
-  projectBlock: Int32Array;
-  projectTails: Texts;
-  blocks: Texts;
+  /** The unit's `project` JSON. */
+  project: string;
 }
 
 /*
  * Texts kept joined into one string per kind, with offsets, rather than as one string each: the
  * serializer builds a text by concatenation, and V8 keeps such a text as a tree of its pieces (~5x
- * its length; ~90 MB for L's project texts) until something flattens it. A joined string is flat and
- * has one header; a request takes its slice (textAt).
+ * its length) until something flattens it. A joined string is flat and has one header; a request
+ * takes its slice (textAt).
  */
 export interface Texts {
   text: string;
@@ -77,15 +69,7 @@ export function textAt(texts: Texts, i: number): string {
   return texts.text.slice(texts.at[i], texts.at[i + 1]);
 }
 
-/**
- * A project's text in two steps: its own properties, with its developer, author and area left as
- * nulls (`"company":null,"author":null,"area":null`, where the text is cut), then the block they stand
- * for (`{"company":…,"author":…,"area":…}`), once per developer, author and area. The same schemas, so
- * the joined text is the one the UnitProjectModel serializer writes (test/unit-detail-differential.test.ts).
- */
-const serializeShell = schemaSerializer(Type.Object({ ...UnitProjectModel.properties, company: Type.Null(), author: Type.Null(), area: Type.Null() }));
-const serializeBlock = schemaSerializer(Type.Pick(UnitProjectModel, ['company', 'author', 'area']));
-const SHELL_BLOCK = '"company":null,"author":null,"area":null';
+const serializeProject = schemaSerializer(UnitProjectModel);
 const serializeFile = schemaSerializer(FileObject);
 const serializeTag = schemaSerializer(UnitTag);
 /** timestamptz text as both drivers read it (src/db/type-parsers.mjs), so the value is the SQL path's. */
@@ -117,18 +101,16 @@ class Timestamps {
   }
 }
 
-/**
- * The unit details of a snapshot. `unitRows` are the search's unit rows (readSearchUnits), walked in
- * the same order as the snapshot's unit columns; `indexOf` gives a project's index by id.
- */
-export function buildUnitDetails(
-  unitRows: SearchUnitRow[],
-  rows: UnitDetailRows,
-  indexOf: Map<number, number>,
-  counts: { projects: number; units: number },
-  links: LinkBuilder,
-): UnitDetails {
-  const count = counts.units;
+/** A project's page from its rows (readUnitPageRows), or undefined when the project is not published. */
+export function buildUnitDetails(rows: UnitPageRows, links: LinkBuilder): UnitDetails | undefined {
+  if (!rows.project) return undefined;
+  return { ...pageUnits(rows, links), project: serializeProject(toUnitProjectModel<FileRow, UnitModelRow['project']>(rows.project, links)) };
+}
+
+/** The page's units: their own columns, plan files and tag links. */
+export function pageUnits(rows: Omit<UnitPageRows, 'project'>, links: LinkBuilder): Omit<UnitDetails, 'project'> {
+  const unitNumbers = JSON.parse(rows.units.numbers) as string[];
+  const count = unitNumbers.length;
   const id = new Int32Array(count);
   const furnishing = new Uint8Array(count);
   const floor = new Int32Array(count);
@@ -137,34 +119,26 @@ export function buildUnitDetails(
   const updatedMs = new Float64Array(count);
   const numberTexts = new Joined(count);
   const timestamps = new Timestamps();
-  let k = 0;
-  for (const row of unitRows) {
-    const unitNumbers = JSON.parse(row.numbers) as string[];
-    // `id,furnishing,floor,plan_file_id,created_at,updated_at` per unit, `;` between units: read in
-    // place (splitting made ~1 M short-lived strings and arrays on L).
-    const fields = new FieldReader(row.details);
-    for (let j = 0; j < unitNumbers.length; j++) {
-      id[k] = fields.integer();
-      furnishing[k] = fields.integer();
-      floor[k] = fields.integer();
-      planFileIds[k] = fields.integer();
-      createdMs[k] = timestamps.ms(fields.text());
-      updatedMs[k] = timestamps.ms(fields.text());
-      numberTexts.add(JSON.stringify(unitNumbers[j]));
-      k++;
-    }
+  // `id,furnishing,floor,plan_file_id,created_at,updated_at` per unit, `;` between units: read in place.
+  const fields = new FieldReader(rows.units.details);
+  for (let k = 0; k < count; k++) {
+    id[k] = fields.integer();
+    furnishing[k] = fields.integer();
+    floor[k] = fields.integer();
+    planFileIds[k] = fields.integer();
+    createdMs[k] = timestamps.ms(fields.text());
+    updatedMs[k] = timestamps.ms(fields.text());
+    numberTexts.add(JSON.stringify(unitNumbers[k]));
   }
-  if (k !== count) throw new Error(`unit details: ${k} units, the search holds ${count}`);
+  if (!fields.done) throw new Error('unit details: more unit columns than unit numbers');
   const files = new Joined(rows.planFiles.length);
   const fileIndex = new Map<number, number>();
   for (const row of rows.planFiles) {
     fileIndex.set(row.id, fileIndex.size);
     files.add(serializeFile(toFileObject(row.file, links)));
   }
-  const projects = projectTexts(rows.projects, indexOf, links);
-  const details: UnitDetails = {
+  const units: Omit<UnitDetails, 'project'> = {
     id,
-    byId: idOrder(id),
     furnishing,
     floor,
     planFile: Int32Array.from(planFileIds, (fileId) => (fileId === 0 ? -1 : fileIndex.get(fileId)!)),
@@ -179,10 +153,19 @@ export function buildUnitDetails(
     linkTime: new Int32Array(0),
     linkTails: [],
     tagParts: new Map(rows.tags.map((tag) => [tag.id, `,"preference_id":${tag.id},"preference":${serializeTag(tag)}`])),
-    ...projects,
   };
-  addLinks(details, rows.links);
-  return details;
+  addLinks(units, rows.links);
+  return units;
+}
+
+/** What a page holds, in bytes (roughly: texts at 2 per character, typed arrays, a fixed overhead), to bound the pages kept. */
+export function unitDetailsBytes(details: UnitDetails): number {
+  let bytes = 1_000 + (details.project.length + details.files.text.length + details.numbers.text.length) * 2;
+  for (const tail of details.linkTails) bytes += tail.length * 2 + 32;
+  for (const part of details.tagParts.values()) bytes += part.length * 2 + 48;
+  const arrays = [details.id, details.furnishing, details.floor, details.planFile, details.fileId, details.files.at, details.numbers.at, details.createdMs, details.updatedMs, details.linkStart, details.linkId, details.linkTag, details.linkTime];
+  for (const array of arrays) bytes += array.byteLength + 64;
+  return bytes;
 }
 
 /** Reads the fields of a text like `12,-3,b;4,5,c` in order: integers and texts up to the next `,` or `;`. */
@@ -217,36 +200,6 @@ class FieldReader {
   }
 }
 
-/** Each project's text as head, shared block and tail (UnitDetails), by project index. */
-function projectTexts(rows: UnitDetailRows['projects'], indexOf: Map<number, number>, links: LinkBuilder) {
-  const heads = new Joined(indexOf.size);
-  const tails = new Joined(indexOf.size);
-  const blocks = new Joined(indexOf.size);
-  const blockIndex = new Map<string, number>();
-  const projectBlock = new Int32Array(indexOf.size);
-  const byId = new Map(rows.map((row) => [row.id, row.project]));
-  for (const [projectId, p] of indexOf) {
-    if (p !== heads.count) throw new Error('unit details: project indexes out of order');
-    const project = byId.get(projectId);
-    if (!project) throw new Error(`unit details: no unit project ${projectId}`);
-    const model = toUnitProjectModel<FileRow, UnitModelRow['project']>(project, links);
-    const text = serializeShell({ ...model, company: null, author: null, area: null });
-    // Unescaped, the marker can only be the properties themselves (a `"` inside a string is escaped).
-    const at = text.indexOf(SHELL_BLOCK);
-    if (at < 0 || text.indexOf(SHELL_BLOCK, at + 1) >= 0) throw new Error(`unit details: project ${projectId}'s text has not one shared block`);
-    heads.add(text.slice(0, at));
-    tails.add(text.slice(at + SHELL_BLOCK.length));
-    const key = `${project.company_id} ${project.author_id} ${project.area_id}`;
-    let index = blockIndex.get(key);
-    if (index === undefined) {
-      blockIndex.set(key, (index = blockIndex.size));
-      blocks.add(serializeBlock(model).slice(1, -1));
-    }
-    projectBlock[p] = index;
-  }
-  return { projectHeads: heads.done(), projectBlock, projectTails: tails.done(), blocks: blocks.done() };
-}
-
 /** Texts added one by one, kept as one joined string and the offsets of each. */
 class Joined {
   private readonly texts: string[] = [];
@@ -273,32 +226,22 @@ class Joined {
   }
 }
 
-/** The unit indexes by ascending id, or undefined when they already are. */
-function idOrder(id: Int32Array): Int32Array | undefined {
-  let sorted = true;
-  for (let k = 1; k < id.length && sorted; k++) sorted = id[k - 1] < id[k];
-  if (sorted) return undefined;
-  return Int32Array.from(id.keys()).sort((a, b) => id[a] - id[b]);
-}
-
-/** The index of the unit with this id, or -1 when the snapshot does not hold it. */
-export function unitIndexOf(details: UnitDetails, unitId: number): number {
-  const { id, byId } = details;
+/** The index of the unit with this id in the page (its ids ascend), or -1. */
+function indexInPage(id: Int32Array, unitId: number): number {
   let low = 0;
   let high = id.length - 1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const k = byId ? byId[middle] : middle;
-    const value = id[k];
-    if (value === unitId) return k;
+    const value = id[middle];
+    if (value === unitId) return middle;
     if (value < unitId) low = middle + 1;
     else high = middle - 1;
   }
   return -1;
 }
 
-/** The tag links (readUnitTagLinks' texts) of the units the snapshot holds, grouped by unit, by link id. */
-function addLinks(details: UnitDetails, groups: UnitDetailRows['links']): void {
+/** The tag links (readUnitPageLinks' texts) of the page's units, grouped by unit, by link id. */
+function addLinks(details: Omit<UnitDetails, 'project'>, groups: UnitPageRows['links']): void {
   const units = details.id.length;
   let total = 0;
   for (const group of groups) for (let at = group.links.indexOf(';'); at >= 0; at = group.links.indexOf(';', at + 1)) total++;
@@ -313,10 +256,10 @@ function addLinks(details: UnitDetails, groups: UnitDetailRows['links']): void {
     details.linkTails.push(`,"created_at":${JSON.stringify(group.created_at)},"updated_at":${JSON.stringify(group.updated_at)}}`);
     const fields = new FieldReader(group.links);
     while (!fields.done) {
-      const k = unitIndexOf(details, fields.integer());
+      const k = indexInPage(details.id, fields.integer());
       const linkId = fields.integer();
       const tagId = fields.integer();
-      // A link of a unit the snapshot does not hold (deleted, or of an unpublished project).
+      // Only links of the page's live units are read; a unit deleted meanwhile cannot be in one read.
       if (k < 0) continue;
       unit[n] = k;
       link[n] = linkId;

@@ -8,11 +8,12 @@ import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields } from '../../contract/field-selection.js';
-import { okJsonParts } from '../raw-json.js';
-import { sendCompressedOnce } from '../compressed-once.js';
-import { unitJson, visibleUnitIndex } from '../../search/find-unit.js';
+import { serializeText } from '../raw-json.js';
+import { sendKept, sendMade } from '../compressed-once.js';
+import { unitDetailBody } from '../unit-detail-body.js';
+import { visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links }) => {
   app.get(
     '/units/:id',
     {
@@ -42,7 +43,11 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       if (k < 0) throw notFound(messages.unitNotFound);
       // Everything the body depends on (the key's visibility is settled above).
       const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
-      return sendCompressedOnce(request, reply, snapshot, key, () => okJsonParts(unitJson(snapshot, k, scope, fields)));
+      const kept = sendKept(request, reply, snapshot, 'units', key);
+      if (kept) return kept;
+      const body = await unitDetailBody(database, links, (envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
+      if (!body) throw notFound(messages.unitNotFound);
+      return sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
     },
   );
 };

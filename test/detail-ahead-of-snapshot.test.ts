@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linkBuilder } from '../src/contract/links.js';
+import { buildApp, type App } from '../src/http/app.js';
+import { importBundle } from '../src/import/import-bundle.js';
+import { SearchModel } from '../src/search/search-model.js';
+import { createTestApp, type TestApp } from './helpers/app.js';
+import { drivers } from './helpers/databases.js';
+import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
+
+/*
+ * GET /units/{id} and GET /projects/{id} read the parts a snapshot does not hold (a project's unit
+ * page, the project's detail) at the snapshot's catalogue version, and keep them with the snapshot.
+ * Between a commit and the refresh it signals, the database is ahead of the snapshot: what was kept
+ * is still the snapshot's (the same catalogue as GET /projects), and what is read then is the
+ * database's own answer by the SQL path, never the snapshot's columns mixed with newer rows, and never
+ * kept. Here the app's search model follows no signal (only refresh() moves it), so the window stays
+ * open for as long as the test needs.
+ */
+
+const UNIT_PAGED = 5001;
+const UNIT_COLD = 5101;
+const UNIT_GONE = 5102;
+
+function catalogue(): Bundle {
+  return withRecords(baseBundle(), {
+    projects: [
+      { id: 500, company_id: DEV, name: 'Paged Tower', currency: 'AED' },
+      { id: 501, company_id: DEV, name: 'Cold Tower', currency: 'AED' },
+    ],
+    units: [
+      { id: UNIT_PAGED, project_id: 500, unit_number: 'P-1', price: 1_000_000, unit_area: 80 },
+      { id: UNIT_COLD, project_id: 501, unit_number: 'C-1', price: 2_000_000, unit_area: 90 },
+      { id: UNIT_GONE, project_id: 501, unit_number: 'C-2', price: 3_000_000, unit_area: 95 },
+    ],
+  });
+}
+
+describe.each(drivers)('details while the database is ahead of the snapshot (%s)', (driver) => {
+  let t: TestApp;
+  let app: App;
+  let frozen: SearchModel;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, catalogue());
+    key = await t.key();
+    frozen = await SearchModel.create(t.db, { links: linkBuilder(undefined) });
+    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
+
+  const get = async (url: string) => {
+    const res = await app.inject({ method: 'GET', url, headers: { 'x-api-key': key, 'accept-encoding': 'br' } });
+    return { status: res.statusCode, etag: res.headers.etag, data: res.statusCode === 200 ? JSON.parse(await decoded(res.rawPayload, res.headers['content-encoding'])).data : res.json() };
+  };
+
+  it('answers from the snapshot, from the database while it is ahead, and from the new snapshot after the refresh', async () => {
+    // The paged project's page and the project's detail are made and kept on this snapshot.
+    expect((await get(`/units/${UNIT_PAGED}`)).data).toMatchObject({ id: UNIT_PAGED, price: 1_000_000, project: { name: 'Paged Tower' } });
+    expect((await get('/projects/500')).data).toMatchObject({ name: 'Paged Tower', units: [{ id: UNIT_PAGED, price: 1_000_000 }] });
+
+    await importBundle(
+      t.db,
+      {
+        projects: [
+          { id: 500, company_id: DEV, name: 'Paged Tower II', currency: 'AED' },
+          { id: 501, company_id: DEV, name: 'Cold Tower II', currency: 'AED' },
+        ],
+        units: [
+          { id: UNIT_PAGED, project_id: 500, unit_number: 'P-1', price: 1_100_000, unit_area: 80 },
+          { id: UNIT_COLD, project_id: 501, unit_number: 'C-1', price: 2_200_000, unit_area: 90 },
+          { id: UNIT_GONE, project_id: 501, unit_number: 'C-2', price: 3_000_000, unit_area: 95, deleted: true },
+        ],
+      },
+      { facilityLinkRadiusM: t.config.facilityLinkRadiusM },
+    );
+    expect(frozen.current().catalogueVersion).toBeLessThan(Number((await t.db.selectFrom('catalogue_state').select('version').executeTakeFirstOrThrow()).version));
+
+    // What was kept is the snapshot's catalogue, as the search shows it.
+    expect((await get(`/units/${UNIT_PAGED}`)).data).toMatchObject({ price: 1_000_000, project: { name: 'Paged Tower' } });
+    expect((await get('/projects?search=Tower')).data.items.map((item: { name: string }) => item.name).sort()).toEqual(['Cold Tower', 'Paged Tower']);
+    // What is read now is the database's answer, whole: the new price with the new name, not the
+    // snapshot's price with the new page; and a unit deleted since is not found.
+    for (let ask = 0; ask < 2; ask++) {
+      expect((await get(`/units/${UNIT_COLD}`)).data).toMatchObject({ id: UNIT_COLD, price: 2_200_000, project: { name: 'Cold Tower II' } });
+      expect((await get(`/units/${UNIT_GONE}`))).toMatchObject({ status: 404, data: { status: 'error', message: 'unit not found' } });
+      expect((await get('/projects/501')).data).toMatchObject({ name: 'Cold Tower II', units: [{ id: UNIT_COLD, price: 2_200_000 }] });
+    }
+
+    await frozen.refresh();
+    expect((await get(`/units/${UNIT_PAGED}`)).data).toMatchObject({ price: 1_100_000, project: { name: 'Paged Tower II' } });
+    expect((await get(`/units/${UNIT_COLD}`)).data).toMatchObject({ price: 2_200_000, project: { name: 'Cold Tower II' } });
+    expect((await get(`/units/${UNIT_GONE}`)).status).toBe(404);
+    expect((await get('/projects/500')).data).toMatchObject({ name: 'Paged Tower II', units: [{ id: UNIT_PAGED, price: 1_100_000 }] });
+  });
+});
+
+async function decoded(body: Buffer, coding: string | string[] | undefined): Promise<string> {
+  const { brotliDecompressSync } = await import('node:zlib');
+  return (coding === 'br' ? brotliDecompressSync(body) : body).toString('utf8');
+}
