@@ -1,3 +1,5 @@
+import type { IdLists } from './id-lists.js';
+
 /*
  * Which ids each row carries (a unit's tags, a project's features), as bits: every distinct id gets a
  * bit, each row one or more 32-bit words. "Carries all of these ids" is then a mask test per row.
@@ -9,16 +11,20 @@ export class Membership {
     private readonly data: Uint32Array,
   ) {}
 
-  static build(rows: number, idsOf: (row: number) => readonly number[]): Membership {
+  static build({ start, ids }: IdLists): Membership {
+    const rows = start.length - 1;
     const bitOf = new Map<number, number>();
-    for (let row = 0; row < rows; row++) for (const id of idsOf(row)) if (!bitOf.has(id)) bitOf.set(id, bitOf.size);
+    // Each entry's bit, found once: the second pass reads it instead of hashing the id again.
+    const bits = new Int32Array(ids.length);
+    for (let entry = 0; entry < ids.length; entry++) {
+      let bit = bitOf.get(ids[entry]);
+      if (bit === undefined) bitOf.set(ids[entry], (bit = bitOf.size));
+      bits[entry] = bit;
+    }
     const words = Math.max(1, Math.ceil(bitOf.size / 32));
     const data = new Uint32Array(rows * words);
     for (let row = 0; row < rows; row++) {
-      for (const id of idsOf(row)) {
-        const bit = bitOf.get(id)!;
-        data[row * words + (bit >>> 5)] |= 1 << (bit & 31);
-      }
+      for (let entry = start[row]; entry < start[row + 1]; entry++) data[row * words + (bits[entry] >>> 5)] |= 1 << (bits[entry] & 31);
     }
     return new Membership(bitOf, words, data);
   }

@@ -1,3 +1,5 @@
+import type { IdLists } from './id-lists.js';
+
 /*
  * Per id (a unit tag), the rows that carry it, grouped by group (a project): rows of id `id` in group
  * g are rows[start[slot * (groups + 1) + g] .. start[slot * (groups + 1) + g + 1] - 1], in row order
@@ -20,26 +22,27 @@ export class Postings {
   ) {}
 
   /**
-   * `groupOf(row)` must not decrease with the row (rows are stored grouped). With `order`, the rows of
+   * `groupOf[row]` must not decrease with the row (rows are stored grouped). With `order`, the rows of
    * each (id, group) are sorted by it, ascending, NaN last (else in row order).
    */
-  static build(
-    rowCount: number,
-    groups: number,
-    groupOf: (row: number) => number,
-    idsOf: (row: number) => readonly number[],
-    order?: (row: number) => number,
-  ): Postings {
+  static build(groups: number, groupOf: Int32Array, { start: rowStart, ids }: IdLists, order?: (row: number) => number): Postings {
+    const rowCount = rowStart.length - 1;
     const slotOf = new Map<number, number>();
-    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) if (!slotOf.has(id)) slotOf.set(id, slotOf.size);
+    // Each entry's slot, found once (the two passes below read it instead of hashing the id again).
+    const slots = new Int32Array(ids.length);
+    for (let entry = 0; entry < ids.length; entry++) {
+      let slot = slotOf.get(ids[entry]);
+      if (slot === undefined) slotOf.set(ids[entry], (slot = slotOf.size));
+      slots[entry] = slot;
+    }
     const stride = groups + 1;
     const start = new Int32Array(slotOf.size * stride + 1);
     // Counts per (slot, group), then prefix sums, then the rows in place.
-    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) start[slotOf.get(id)! * stride + groupOf(row) + 1]++;
+    for (let row = 0; row < rowCount; row++) for (let entry = rowStart[row]; entry < rowStart[row + 1]; entry++) start[slots[entry] * stride + groupOf[row] + 1]++;
     for (let k = 1; k < start.length; k++) start[k] += start[k - 1];
     const fill = start.slice();
     const rows = new Int32Array(start[start.length - 1]);
-    for (let row = 0; row < rowCount; row++) for (const id of idsOf(row)) rows[fill[slotOf.get(id)! * stride + groupOf(row)]++] = row;
+    for (let row = 0; row < rowCount; row++) for (let entry = rowStart[row]; entry < rowStart[row + 1]; entry++) rows[fill[slots[entry] * stride + groupOf[row]]++] = row;
     let keys: Float64Array | undefined;
     if (order) {
       const key = new Float64Array(rowCount);

@@ -19,6 +19,7 @@ import { FLAG_NAMES } from '../domain/code-names.js';
 import { readCurrencyRates } from '../queries/currency-rates.js';
 import { readNearbyFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js';
 import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
+import { idListsOf, IdListsBuilder, type IdLists } from './id-lists.js';
 import { Membership } from './membership.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
@@ -188,6 +189,14 @@ const NEARBY_CHUNK = 250;
 /** Reads the catalogue (inside one REPEATABLE READ transaction) and builds the snapshot. */
 export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): Promise<Snapshot> {
   const started = performance.now();
+  const buildStages: Record<string, number> = {};
+  let stageStarted = started;
+  const stage = <T>(name: string, value: T): T => {
+    const now = performance.now();
+    buildStages[name] = now - stageStarted;
+    stageStarted = now;
+    return value;
+  };
   const { catalogueVersion, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, nearby } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
@@ -195,8 +204,8 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       // One after the other: a transaction has one connection. The version first: it fixes the
       // transaction's snapshot, so the rows read next are exactly those of that version.
       const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-      const projectRows = await readSearchProjects(trx);
-      const unitRows = await readSearchUnits(trx);
+      const projectRows = stage('read projects', await readSearchProjects(trx));
+      const unitRows = stage('read units', await readSearchUnits(trx));
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);
@@ -210,15 +219,7 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       }
       return { catalogueVersion: state?.version ?? 0, projectRows, unitRows, developerRows, lowerCase, facetNames, rates, nearby };
     });
-  const buildStages: Record<string, number> = {};
-  let stageStarted = started;
-  const stage = <T>(name: string, value: T): T => {
-    const now = performance.now();
-    buildStages[name] = now - stageStarted;
-    stageStarted = now;
-    return value;
-  };
-  stage('read', undefined);
+  stage('read the rest', undefined);
   const projects = stage('project columns', projectColumns(projectRows));
   const indexOf = new Map(projectRows.map((row, index) => [row.id, index]));
   const units = stage('unit columns', unitColumns(unitRows, indexOf, projects));
@@ -287,7 +288,7 @@ function projectColumns(rows: SearchProjectRow[]): ProjectColumns {
     afterShareText: rows.map((row) => row.after_handover_share),
     nameLower: rows.map((row) => row.name_lower),
     developerLower: rows.map((row) => row.company_name_lower),
-    features: Membership.build(count, (i) => rows[i].feature_ids),
+    features: Membership.build(idListsOf(count, (i) => rows[i].feature_ids)),
     unitStart: new Int32Array(count + 1),
     minBaseCents: new Float64Array(count).fill(Number.NaN),
     sizeFrom: new Float64Array(count).fill(Number.NaN),
@@ -341,8 +342,8 @@ export function splitMicros(seconds: { n: bigint; d: bigint }): { seconds: numbe
 
 /** Units in project order, from the per-project texts of readSearchUnits (sorted by project id, like the projects). */
 function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projects: ProjectColumns): UnitColumns {
-  const perProject = rows.map((row) => ({ index: indexOf.get(row.project_id)!, units: row.units.split(';') }));
-  const count = perProject.reduce((sum, row) => sum + row.units.length, 0);
+  let count = 0;
+  for (const row of rows) count += unitsIn(row.units);
   const id = new Int32Array(count);
   const project = new Int32Array(count);
   const bedrooms = new Int32Array(count);
@@ -350,25 +351,27 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   const parking = new Int32Array(count);
   const baseCents = new Float64Array(count);
   const area = new Float64Array(count);
-  const tags: number[][] = new Array(count);
+  const tags = new IdListsBuilder(count, count * 2);
   const summary = projects.unitSummary;
   let u = 0;
   let next = 0;
-  for (const { index: p, units } of perProject) {
+  for (const row of rows) {
+    const p = indexOf.get(row.project_id)!;
     while (next <= p) projects.unitStart[next++] = u;
-    for (const text of units) {
-      const [idText, bedroomsText, statusText, parkingText, priceText, areaText, tagText] = text.split(' ');
-      id[u] = Number(idText);
+    // `id bedrooms status parking price area tag,tag` per unit, `;` between units: read in place
+    // (split per unit made seven strings and an array per unit, most of the build's garbage).
+    const text = new UnitText(row.units);
+    for (const end = u + unitsIn(row.units); u < end; u++) {
+      id[u] = text.integer();
       project[u] = p;
-      bedrooms[u] = Number(bedroomsText);
-      status[u] = Number(statusText);
-      parking[u] = Number(parkingText);
-      // numeric(16, 2) as text always has its two decimals: without the point it is the whole cents.
-      baseCents[u] = priceText === '-' ? Number.NaN : Number(priceText.replace('.', ''));
-      area[u] = Number(areaText);
-      tags[u] = tagText ? tagText.split(',').map(Number) : [];
+      bedrooms[u] = text.integer();
+      status[u] = text.integer();
+      parking[u] = text.integer();
+      baseCents[u] = text.cents();
+      area[u] = text.number();
+      text.ids(tags);
+      tags.endRow();
       addToSummary(summary, p, bedrooms[u], status[u], parking[u], baseCents[u], area[u]);
-      u++;
     }
   }
   while (next <= projects.count) projects.unitStart[next++] = u;
@@ -381,16 +384,110 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
     }
     projects.minBaseCents[p] = lowest;
   }
-  summary.tags = Membership.build(projects.count, (p) => {
-    const union = new Set<number>();
-    for (let k = projects.unitStart[p]; k < projects.unitStart[p + 1]; k++) for (const tag of tags[k]) union.add(tag);
-    return [...union];
-  });
+  const unitTags = tags.done();
+  summary.tags = Membership.build(projectTags(unitTags, projects));
   // Each project's units of a tag by base price: a price window is a binary search (unit-matcher.ts).
-  const tagPostings = Postings.build(count, projects.count, (k) => project[k], (k) => tags[k], (k) => baseCents[k]);
-  const perArea = [PER_AREA_SLOT];
-  const perAreaPostings = Postings.build(count, projects.count, (k) => project[k], (k) => (area[k] > 0 && !Number.isNaN(baseCents[k]) ? perArea : []), (k) => baseCents[k] / area[k]);
-  return { count, id, byId: idOrder(id), project, bedrooms, status, parking, baseCents, area, tags: Membership.build(count, (k) => tags[k]), tagPostings, perAreaPostings };
+  const tagPostings = Postings.build(projects.count, project, unitTags, (k) => baseCents[k]);
+  const perArea = new IdListsBuilder(count);
+  for (let k = 0; k < count; k++) {
+    if (area[k] > 0 && !Number.isNaN(baseCents[k])) perArea.add(PER_AREA_SLOT);
+    perArea.endRow();
+  }
+  const perAreaPostings = Postings.build(projects.count, project, perArea.done(), (k) => baseCents[k] / area[k]);
+  return { count, id, byId: idOrder(id), project, bedrooms, status, parking, baseCents, area, tags: Membership.build(unitTags), tagPostings, perAreaPostings };
+}
+
+/** How many units a text of readSearchUnits holds (`;` between units). */
+function unitsIn(text: string): number {
+  let units = 1;
+  for (let at = text.indexOf(';'); at >= 0; at = text.indexOf(';', at + 1)) units++;
+  return units;
+}
+
+/** Every tag any unit of each project carries (each once), from the units' tags. */
+function projectTags(unitTags: IdLists, projects: ProjectColumns): IdLists {
+  const lists = new IdListsBuilder(projects.count);
+  const seenIn = new Map<number, number>();
+  for (let p = 0; p < projects.count; p++) {
+    for (let entry = unitTags.start[projects.unitStart[p]]; entry < unitTags.start[projects.unitStart[p + 1]]; entry++) {
+      const tag = unitTags.ids[entry];
+      if (seenIn.get(tag) === p) continue;
+      seenIn.set(tag, p);
+      lists.add(tag);
+    }
+    lists.endRow();
+  }
+  return lists.done();
+}
+
+/** Reads a unit text of readSearchUnits field by field: integers, `-` or a price, a float8 text, tag ids. */
+class UnitText {
+  private at = 0;
+
+  constructor(private readonly source: string) {}
+
+  /** An integer, then past its separator. */
+  integer(): number {
+    const { source } = this;
+    let at = this.at;
+    const negative = source.charCodeAt(at) === 45;
+    if (negative) at++;
+    let value = 0;
+    for (let code = source.charCodeAt(at); code >= 48 && code <= 57; code = source.charCodeAt(++at)) value = value * 10 + (code - 48);
+    this.at = at + 1;
+    return negative ? -value : value;
+  }
+
+  /**
+   * numeric(16, 2) as text always has its two decimals: without the point it is the whole cents
+   * (NaN for `-`, no price). Digits summed while exact (15 at most, below 2^53); longer, as Number reads them.
+   */
+  cents(): number {
+    const { source } = this;
+    const begin = this.at;
+    let at = begin;
+    if (source.charCodeAt(at) === 45 && source.charCodeAt(at + 1) === 32) {
+      this.at = at + 2;
+      return Number.NaN;
+    }
+    let value = 0;
+    let digits = 0;
+    for (let code = source.charCodeAt(at); (code >= 48 && code <= 57) || code === 46 || code === 45; code = source.charCodeAt(++at)) {
+      if (code >= 48) {
+        value = value * 10 + (code - 48);
+        digits++;
+      }
+    }
+    this.at = at + 1;
+    if (digits > 15 || source.charCodeAt(begin) === 45) return Number(source.slice(begin, at).replace('.', ''));
+    return value;
+  }
+
+  /** A float8 text (`55.5`, `1e-05`), as Number reads it. */
+  number(): number {
+    const { source } = this;
+    const begin = this.at;
+    let at = begin;
+    while (at < source.length && source.charCodeAt(at) !== 32 && source.charCodeAt(at) !== 59) at++;
+    // Past a space; a `;` (or the end) stays for the next reader to stop at.
+    this.at = source.charCodeAt(at) === 32 ? at + 1 : at;
+    return Number(source.slice(begin, at));
+  }
+
+  /** The comma-separated ids up to the end of the unit (none: an empty field), added to `lists`. */
+  ids(lists: IdListsBuilder): void {
+    const { source } = this;
+    let at = this.at;
+    while (at < source.length && source.charCodeAt(at) !== 59) {
+      let value = 0;
+      const negative = source.charCodeAt(at) === 45;
+      if (negative) at++;
+      for (let code = source.charCodeAt(at); code >= 48 && code <= 57; code = source.charCodeAt(++at)) value = value * 10 + (code - 48);
+      lists.add(negative ? -value : value);
+      if (source.charCodeAt(at) === 44) at++;
+    }
+    this.at = at + 1;
+  }
 }
 
 /** The one id of perAreaPostings. */
@@ -443,7 +540,7 @@ function emptySummary(count: number): UnitSummary {
     minRatio: new Float64Array(count).fill(Number.NaN),
     maxRatio: new Float64Array(count).fill(Number.NaN),
     minPositiveArea: new Float64Array(count).fill(Number.NaN),
-    tags: Membership.build(0, () => []),
+    tags: Membership.build(idListsOf(0, () => [])),
   };
 }
 
