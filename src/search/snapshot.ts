@@ -21,6 +21,7 @@ import { readNearbyFacilityTexts, readNearbyLinks } from '../queries/project-nea
 import { compareAedValue, type CurrencyRates } from '../domain/currency.js';
 import { idListsOf, IdListsBuilder, type IdLists } from './id-lists.js';
 import { Membership } from './membership.js';
+import { TextFields } from './text-fields.js';
 import { Postings } from './postings.js';
 import { ResultCache } from './result-cache.js';
 import { ScopeCache } from './scopes.js';
@@ -358,9 +359,8 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   for (const row of rows) {
     const p = indexOf.get(row.project_id)!;
     while (next <= p) projects.unitStart[next++] = u;
-    // `id bedrooms status parking price area tag,tag` per unit, `;` between units: read in place
-    // (split per unit made seven strings and an array per unit, most of the build's garbage).
-    const text = new UnitText(row.units);
+    // `id bedrooms status parking price area tag,tag` per unit, `;` between units.
+    const text = new TextFields(row.units);
     for (const end = u + unitsIn(row.units); u < end; u++) {
       id[u] = text.integer();
       project[u] = p;
@@ -418,76 +418,6 @@ function projectTags(unitTags: IdLists, projects: ProjectColumns): IdLists {
     lists.endRow();
   }
   return lists.done();
-}
-
-/** Reads a unit text of readSearchUnits field by field: integers, `-` or a price, a float8 text, tag ids. */
-class UnitText {
-  private at = 0;
-
-  constructor(private readonly source: string) {}
-
-  /** An integer, then past its separator. */
-  integer(): number {
-    const { source } = this;
-    let at = this.at;
-    const negative = source.charCodeAt(at) === 45;
-    if (negative) at++;
-    let value = 0;
-    for (let code = source.charCodeAt(at); code >= 48 && code <= 57; code = source.charCodeAt(++at)) value = value * 10 + (code - 48);
-    this.at = at + 1;
-    return negative ? -value : value;
-  }
-
-  /**
-   * numeric(16, 2) as text always has its two decimals: without the point it is the whole cents
-   * (NaN for `-`, no price). Digits summed while exact (15 at most, below 2^53); longer, as Number reads them.
-   */
-  cents(): number {
-    const { source } = this;
-    const begin = this.at;
-    let at = begin;
-    if (source.charCodeAt(at) === 45 && source.charCodeAt(at + 1) === 32) {
-      this.at = at + 2;
-      return Number.NaN;
-    }
-    let value = 0;
-    let digits = 0;
-    for (let code = source.charCodeAt(at); (code >= 48 && code <= 57) || code === 46 || code === 45; code = source.charCodeAt(++at)) {
-      if (code >= 48) {
-        value = value * 10 + (code - 48);
-        digits++;
-      }
-    }
-    this.at = at + 1;
-    if (digits > 15 || source.charCodeAt(begin) === 45) return Number(source.slice(begin, at).replace('.', ''));
-    return value;
-  }
-
-  /** A float8 text (`55.5`, `1e-05`), as Number reads it. */
-  number(): number {
-    const { source } = this;
-    const begin = this.at;
-    let at = begin;
-    while (at < source.length && source.charCodeAt(at) !== 32 && source.charCodeAt(at) !== 59) at++;
-    // Past a space; a `;` (or the end) stays for the next reader to stop at.
-    this.at = source.charCodeAt(at) === 32 ? at + 1 : at;
-    return Number(source.slice(begin, at));
-  }
-
-  /** The comma-separated ids up to the end of the unit (none: an empty field), added to `lists`. */
-  ids(lists: IdListsBuilder): void {
-    const { source } = this;
-    let at = this.at;
-    while (at < source.length && source.charCodeAt(at) !== 59) {
-      let value = 0;
-      const negative = source.charCodeAt(at) === 45;
-      if (negative) at++;
-      for (let code = source.charCodeAt(at); code >= 48 && code <= 57; code = source.charCodeAt(++at)) value = value * 10 + (code - 48);
-      lists.add(negative ? -value : value);
-      if (source.charCodeAt(at) === 44) at++;
-    }
-    this.at = at + 1;
-  }
 }
 
 /** The one id of perAreaPostings. */

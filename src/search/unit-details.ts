@@ -7,6 +7,7 @@ import { FileObject } from '../contract/schemas/projects.js';
 import { UnitProjectModel, UnitTag } from '../contract/schemas/units.js';
 import type { FileRow } from '../queries/project-detail.js';
 import type { UnitPageRows } from '../queries/unit-details.js';
+import { TextFields } from './text-fields.js';
 import type { UnitModelRow } from '../queries/units.js';
 
 /*
@@ -120,7 +121,7 @@ export function pageUnits(rows: Omit<UnitPageRows, 'project'>, links: LinkBuilde
   const numberTexts = new Joined(count);
   const timestamps = new Timestamps();
   // `id,furnishing,floor,plan_file_id,created_at,updated_at` per unit, `;` between units: read in place.
-  const fields = new FieldReader(rows.units.details);
+  const fields = new TextFields(rows.units.details);
   for (let k = 0; k < count; k++) {
     id[k] = fields.integer();
     furnishing[k] = fields.integer();
@@ -166,38 +167,6 @@ export function unitDetailsBytes(details: UnitDetails): number {
   const arrays = [details.id, details.furnishing, details.floor, details.planFile, details.fileId, details.files.at, details.numbers.at, details.createdMs, details.updatedMs, details.linkStart, details.linkId, details.linkTag, details.linkTime];
   for (const array of arrays) bytes += array.byteLength + 64;
   return bytes;
-}
-
-/** Reads the fields of a text like `12,-3,b;4,5,c` in order: integers and texts up to the next `,` or `;`. */
-class FieldReader {
-  private at = 0;
-
-  constructor(private readonly source: string) {}
-
-  integer(): number {
-    const { source } = this;
-    let at = this.at;
-    const negative = source.charCodeAt(at) === 45;
-    if (negative) at++;
-    let value = 0;
-    for (let code = source.charCodeAt(at); code >= 48 && code <= 57; code = source.charCodeAt(++at)) value = value * 10 + (code - 48);
-    this.at = at + 1;
-    return negative ? -value : value;
-  }
-
-  /** Past the last field. */
-  get done(): boolean {
-    return this.at >= this.source.length;
-  }
-
-  text(): string {
-    const { source } = this;
-    let end = this.at;
-    for (let code = source.charCodeAt(end); code !== 44 && code !== 59 && end < source.length; code = source.charCodeAt(++end));
-    const value = source.slice(this.at, end);
-    this.at = end + 1;
-    return value;
-  }
 }
 
 /** Texts added one by one, kept as one joined string and the offsets of each. */
@@ -254,7 +223,7 @@ function addLinks(details: Omit<UnitDetails, 'project'>, groups: UnitPageRows['l
   for (const group of groups) {
     const index = details.linkTails.length;
     details.linkTails.push(`,"created_at":${JSON.stringify(group.created_at)},"updated_at":${JSON.stringify(group.updated_at)}}`);
-    const fields = new FieldReader(group.links);
+    const fields = new TextFields(group.links);
     while (!fields.done) {
       const k = indexInPage(details.id, fields.integer());
       const linkId = fields.integer();
