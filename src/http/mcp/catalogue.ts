@@ -5,7 +5,6 @@ import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { applicationRejected, notFound } from '../errors.js';
-import { nearbyFacilitiesJsonParts } from '../../contract/nearby-facilities.js';
 import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { toUnitModel } from '../presenters/units.js';
@@ -14,10 +13,12 @@ import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQue
 import type { Developer } from '../../contract/schemas/reference.js';
 import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
 import { findProjectContacts } from '../../queries/contacts.js';
-import { findProjectDetail } from '../../queries/project-detail.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
-import { findUnit } from '../../queries/units.js';
 import { findProjects } from '../../search/find-projects.js';
+import { visibleUnitIndex } from '../../search/find-unit.js';
+import { projectDetailParts } from '../project-detail-body.js';
+import { jsonBody } from '../raw-json.js';
+import { unitDetailBody } from '../unit-detail-body.js';
 import { derivedOnce } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
 import { withPreparedJson } from './prepared-json.js';
@@ -85,17 +86,23 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       });
     },
 
+    // The details as GET /projects/{id} and GET /units/{id} make them, on the same snapshot (its kept
+    // parts; the SQL path's answer while the database is ahead of it), parsed back into objects.
     async getProject(id) {
-      const row = await findProjectDetail(db, auth, id, { amenitiesRadiusM: config.amenitiesRadiusM });
-      if (!row) throw notFound(messages.projectNotFound);
-      const nearby = JSON.parse(nearbyFacilitiesJsonParts(row.nearby).join('')) as Static<typeof NearbyFacilities>;
-      return { ...toProjectDetail(row, links), nearby_facilities: nearby };
+      const snapshot = await search.latest();
+      const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
+      const body = await projectDetailParts(database, links, JSON.stringify, snapshot, request);
+      if (!body) throw notFound(messages.projectNotFound);
+      return (JSON.parse(jsonBody(body.parts).toString('utf8')) as { data: ProjectDetailData }).data;
     },
 
     async getUnit(id) {
-      const row = await findUnit(db, auth, id);
-      if (!row) throw notFound(messages.unitNotFound);
-      return toUnitModel(row, links);
+      const snapshot = await search.latest();
+      const k = visibleUnitIndex(snapshot, auth, id);
+      if (k < 0) throw notFound(messages.unitNotFound);
+      const body = await unitDetailBody(database, links, JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
+      if (!body) throw notFound(messages.unitNotFound);
+      return (JSON.parse(body.parts.join('')) as { data: UnitData }).data;
     },
 
     async getProjectContacts(id) {
