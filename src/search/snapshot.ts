@@ -129,12 +129,6 @@ export interface UnitColumns {
   tags: Membership;
   /** Per tag, the units carrying it, by project (src/search/postings.ts). */
   tagPostings: Postings;
-  /**
-   * The units a price-per-area filter can match (priced, area above 0) per project, by base cents per
-   * m² (one id, PER_AREA_SLOT): a per-area window is then a binary search within the project instead
-   * of a walk of its units (src/search/unit-matcher.ts).
-   */
-  perAreaPostings: Postings;
 }
 
 export interface DeveloperEntry {
@@ -388,13 +382,7 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   summary.tags = Membership.build(projectTags(unitTags, projects));
   // Each project's units of a tag by base price: a price window is a binary search (unit-matcher.ts).
   const tagPostings = Postings.build(projects.count, project, unitTags, (k) => baseCents[k]);
-  const perArea = new IdListsBuilder(count);
-  for (let k = 0; k < count; k++) {
-    if (area[k] > 0 && !Number.isNaN(baseCents[k])) perArea.add(PER_AREA_SLOT);
-    perArea.endRow();
-  }
-  const perAreaPostings = Postings.build(projects.count, project, perArea.done(), (k) => baseCents[k] / area[k]);
-  return { count, id, byId: idOrder(id), project, bedrooms, status, parking, baseCents, area, tags: Membership.build(unitTags), tagPostings, perAreaPostings };
+  return { count, id, byId: idOrder(id), project, bedrooms, status, parking, baseCents, area, tags: Membership.build(unitTags), tagPostings };
 }
 
 /** How many units a text of readSearchUnits holds (`;` between units). */
@@ -419,9 +407,6 @@ function projectTags(unitTags: IdLists, projects: ProjectColumns): IdLists {
   }
   return lists.done();
 }
-
-/** The one id of perAreaPostings. */
-export const PER_AREA_SLOT = 0;
 
 /** The unit indexes by ascending id, or undefined when they already are. */
 export function idOrder(id: Int32Array): Int32Array | undefined {

@@ -2,7 +2,7 @@ import type { UnitFilters } from '../domain/project-filters.js';
 import { FT2_PER_M2, type KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
-import { BUCKETS, bucketOf, cellOf, PER_AREA_SLOT, STATUSES, type Snapshot } from './snapshot.js';
+import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -60,14 +60,6 @@ export class UnitMatcher {
   /** A tag no unit carries was asked for: nothing matches. */
   private readonly impossible: boolean;
   private readonly perArea: boolean;
-  /**
-   * Without unit tags or `currency=`: the slot of perAreaPostings (units by base cents per m²), whose
-   * range within a project the per-area bounds narrow by binary search; and the bounds as key minor
-   * units per m² (the per-ft² ones scaled), the tightest of each end.
-   */
-  private readonly perAreaSlot: number | undefined;
-  private readonly perAreaLow: number;
-  private readonly perAreaHigh: number;
   /** Only bedrooms, statuses and at most one price bound: the summary decides alone. */
   private readonly exact: boolean;
   /**
@@ -116,12 +108,6 @@ export class UnitMatcher {
     this.tagMask = tagMask ?? undefined;
     this.tagSlots = (f.tagIds && snapshot.units.tagPostings.slots(f.tagIds)) ?? undefined;
     this.perArea = f.pricePerM2 !== undefined || f.pricePerFt2 !== undefined;
-    // The factor is a double near the exact one; for a price vector of extreme precision (5e-324) it
-    // is not a number, and then only the exact per-unit test decides.
-    const narrows = this.perArea && !display && !f.tagIds && pricing.factor > 0 && Number.isFinite(pricing.factor);
-    this.perAreaSlot = narrows ? (snapshot.units.perAreaPostings.slots([PER_AREA_SLOT])?.[0] ?? undefined) : undefined;
-    this.perAreaLow = Math.max(f.pricePerM2?.min ?? -Infinity, (f.pricePerFt2?.min ?? -Infinity) * FT2_PER_M2) * 100 * (1 - 1e-9);
-    this.perAreaHigh = Math.min(f.pricePerM2?.max ?? Infinity, (f.pricePerFt2?.max ?? Infinity) * FT2_PER_M2) * 100 * (1 + 1e-9);
     // Whether the bound was asked, not whether it is finite: `price_max=1e307` is a window of base
     // prices up to Infinity that still leaves out the unpriced units, as SQL's `price <= x` does.
     this.hasLow = f.price?.min !== undefined;
@@ -355,10 +341,7 @@ export class UnitMatcher {
     this.to = start[p + 1];
     this.list = undefined;
     this.keys = undefined;
-    if (!this.tagSlots) {
-      if (this.perAreaSlot !== undefined) this.selectByPricePerArea(p, this.perAreaSlot);
-      return;
-    }
+    if (!this.tagSlots) return;
     const postings = this.snapshot.units.tagPostings;
     for (const slot of this.tagSlots) {
       const first = postings.rangeStart(slot, p);
@@ -374,35 +357,6 @@ export class UnitMatcher {
     if (!this.hasWindow) return;
     this.keys = postings.keysArray!;
     if (this.hasLow) this.from = this.firstAtLeast(this.keys, this.from, this.to, this.low);
-  }
-
-  /**
-   * The units of p whose base cents per m² can meet the per-area bounds, from perAreaPostings: a unit's
-   * key price per m² lies within half a cent per m² of its area of base / area * factor (as in
-   * perAreaRangeAllows, with the project's smallest area for the slack, and the same margins), so the
-   * others cannot match. Each unit in the range is still tested exactly (perAreaAllows).
-   */
-  private selectByPricePerArea(p: number, slot: number): void {
-    const postings = this.snapshot.units.perAreaPostings;
-    const keys = postings.keysArray!;
-    const slack = 0.5 / this.snapshot.projects.unitSummary.minPositiveArea[p];
-    const factor = this.pricing.factor;
-    const low = ((this.perAreaLow - slack) / factor) * (1 - 1e-9) - 1e-9;
-    const high = ((this.perAreaHigh + slack) / factor) * (1 + 1e-9) + 1e-9;
-    const end = postings.rangeStart(slot, p + 1);
-    this.from = this.firstAtLeast(keys, postings.rangeStart(slot, p), end, low);
-    this.to = this.firstAbove(keys, this.from, end, high);
-    this.list = postings.rowsArray;
-  }
-
-  /** The first position in from..to-1 whose value is above high; `to` when none. */
-  private firstAbove(keys: Float64Array, from: number, to: number, high: number): number {
-    while (from < to) {
-      const middle = (from + to) >>> 1;
-      if (keys[middle] <= high) from = middle + 1;
-      else to = middle;
-    }
-    return from;
   }
 
   /** The first position in from..to-1 whose base price (`keys`; unpriced units, NaN, are last) is >= low; `to` when none. */
