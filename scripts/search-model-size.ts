@@ -126,7 +126,7 @@ try {
   for (const k of units) {
     const projectId = projectColumns.id[unitColumns.project[k]];
     if (pages.has(projectId)) continue;
-    const page = buildUnitDetails(await readUnitPageRows(database.db, projectId), links)!;
+    const page = buildUnitDetails((await readUnitPageRows(database.db, [projectId])).get(projectId)!, links)!;
     pages.set(projectId, page);
     pageBytes += unitDetailsBytes(page);
   }

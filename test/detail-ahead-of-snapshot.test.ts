@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
 import { buildApp, type App } from '../src/http/app.js';
+import { keptUnitPages, setUnitPageWarming } from '../src/http/unit-detail-body.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -14,7 +15,9 @@ import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js
  * is still the snapshot's (the same catalogue as GET /projects), and what is read then is the
  * database's own answer by the SQL path, never the snapshot's columns mixed with newer rows, and never
  * kept. Here the app's search model follows no signal (only refresh() moves it), so the window stays
- * open for as long as the test needs.
+ * open for as long as the test needs; the pages' warm-up is off, so that a project's page is read when
+ * its unit is asked (with it on, a second test shows the cold project's page read ahead, at the
+ * snapshot's version).
  */
 
 const UNIT_PAGED = 5001;
@@ -42,6 +45,7 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
   let key: string;
 
   beforeAll(async () => {
+    setUnitPageWarming(false);
     t = await createTestApp(driver, catalogue());
     key = await t.key();
     frozen = await SearchModel.create(t.db, { links: linkBuilder(undefined) });
@@ -49,6 +53,7 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
     await app.ready();
   });
   afterAll(async () => {
+    setUnitPageWarming(true);
     await app?.close();
     await t?.close();
   });
@@ -103,3 +108,25 @@ async function decoded(body: Buffer, coding: string | string[] | undefined): Pro
   const { brotliDecompressSync } = await import('node:zlib');
   return (coding === 'br' ? brotliDecompressSync(body) : body).toString('utf8');
 }
+
+describe.each(drivers)('unit pages read ahead (%s)', (driver) => {
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(driver, catalogue());
+    key = await t.key();
+  });
+  afterAll(() => t?.close());
+
+  it('after the first unit asked of a snapshot, the other projects\u2019 pages are read in the background and answer as they would on demand', async () => {
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    const snapshot = t.search.current();
+    expect(keptUnitPages(snapshot).pages).toBe(0);
+    expect((await get(`/units/${UNIT_PAGED}`)).statusCode).toBe(200);
+    for (let waited = 0; keptUnitPages(snapshot).pages < snapshot.projects.count && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(keptUnitPages(snapshot).pages).toBe(snapshot.projects.count);
+    expect((await get(`/units/${UNIT_COLD}`)).json().data).toMatchObject({ id: UNIT_COLD, price: 2_000_000, project: { name: 'Cold Tower' } });
+    expect((await get(`/units/${UNIT_GONE}`)).json().data).toMatchObject({ id: UNIT_GONE, price: 3_000_000, unit_number: 'C-2' });
+  });
+});

@@ -22,8 +22,13 @@ import { okJsonParts } from './raw-json.js';
  * Concurrent first requests for one project share one read (lru-cache's fetch).
  */
 
-/** Pages kept per snapshot (unitDetailsBytes; on L a page is ~5-15 KB: ~16 MB holds a few thousand projects). */
-export const UNIT_PAGES_BYTES = 16 * 1024 * 1024;
+/**
+ * Pages kept per snapshot (unitDetailsBytes): on L a page is ~9 KB by that count, so all of L's 4,375
+ * visible projects fit in ~40 MB. Too small a bound thrashes: the bench's 2,000 units over ~1,700
+ * projects, each page pushed out before it was asked again, read every answer with SQL (16 MB: 201 req/s
+ * on PostgreSQL, docs/performance.md, stop 33).
+ */
+export const UNIT_PAGES_BYTES = 64 * 1024 * 1024;
 
 /** Serializes the envelope as the route's response schema does (reply.serialize). */
 export type SerializeUnit = (envelope: { status: 'success'; data: ReturnType<typeof toUnitModel> }) => string;
@@ -46,13 +51,32 @@ interface PageContext {
   database: Database;
   links: LinkBuilder;
   snapshot: Snapshot;
+  /** One string for equal texts within the snapshot (tags' parts, the same on every page). */
+  intern: (text: string) => string;
 }
 
 type Pages = LRUCache<number, UnitDetails, PageContext>;
 const keptPages = new WeakMap<Snapshot, Pages>();
+const internedTexts = new WeakMap<Snapshot, (text: string) => string>();
 
-/** The project's page read at the snapshot's version; undefined when the database is at another. */
-async function readPage(projectId: number, { database, links, snapshot }: PageContext): Promise<UnitDetails | undefined> {
+/** The snapshot's interning of texts shared by pages (a handful of tags: unbounded is fine). */
+function internOf(snapshot: Snapshot): (text: string) => string {
+  let intern = internedTexts.get(snapshot);
+  if (!intern) {
+    const texts = new Map<string, string>();
+    intern = (text) => {
+      const kept = texts.get(text);
+      if (kept !== undefined) return kept;
+      texts.set(text, text);
+      return text;
+    };
+    internedTexts.set(snapshot, intern);
+  }
+  return intern;
+}
+
+/** The projects' pages read at the snapshot's version; undefined when the database is at another. */
+async function readPages(projectIds: number[], { database, links, snapshot, intern }: PageContext): Promise<Map<number, UnitDetails | undefined> | undefined> {
   const read = await readConsistently(database, (db) =>
     db
       .transaction()
@@ -60,22 +84,58 @@ async function readPage(projectId: number, { database, links, snapshot }: PageCo
       .execute(async (trx) => {
         // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
         const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-        return { version: state?.version ?? 0, rows: await readUnitPageRows(trx, projectId) };
+        return { version: state?.version ?? 0, rows: await readUnitPageRows(trx, projectIds) };
       }),
   );
   if (read.version !== snapshot.catalogueVersion) return undefined;
-  return buildUnitDetails(read.rows, links);
+  return new Map([...read.rows].map(([projectId, rows]) => [projectId, buildUnitDetails(rows, links, intern)]));
 }
 
-function pagesOf(snapshot: Snapshot): Pages {
+/** Projects per read of the warm-up (one transaction, five queries, for all of them). */
+const WARM_CHUNK = 200;
+
+let warming = true;
+
+/** Turns the warm-up on or off for the snapshots seen from now on (tests read pages on demand with it off). */
+export function setUnitPageWarming(enabled: boolean): void {
+  warming = enabled;
+}
+
+/**
+ * After the first unit asked of a snapshot, the pages of its projects are read in the background, in
+ * chunks, until the bound is reached (on L: all of them in a few seconds), so that the next visitors
+ * of a project find its page kept instead of waiting for a read of their own (on PGlite, one
+ * connection, such reads queued behind each other: 59 req/s in the bench with pages made only on
+ * demand). Stops when the database has moved past the snapshot (a newer one is coming) or on an error
+ * (pages are then made on demand, as before).
+ */
+async function warmPages(pages: Pages, context: PageContext): Promise<void> {
+  const ids = context.snapshot.projects.id;
+  for (let at = 0; at < ids.length; at += WARM_CHUNK) {
+    const chunk = Array.from(ids.subarray(at, at + WARM_CHUNK)).filter((projectId) => !pages.has(projectId));
+    if (chunk.length === 0) continue;
+    const read = await readPages(chunk, context);
+    if (!read) return;
+    for (const [projectId, page] of read) {
+      if (!page) continue;
+      if (pages.calculatedSize + unitDetailsBytes(page) > UNIT_PAGES_BYTES) return;
+      if (!pages.has(projectId)) pages.set(projectId, page);
+    }
+    // Requests go first between chunks.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function pagesOf(snapshot: Snapshot, context: PageContext): Pages {
   let pages = keptPages.get(snapshot);
   if (!pages) {
     pages = new LRUCache<number, UnitDetails, PageContext>({
       maxSize: UNIT_PAGES_BYTES,
       sizeCalculation: unitDetailsBytes,
-      fetchMethod: (projectId, _stale, { context }) => readPage(projectId, context),
+      fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
     });
     keptPages.set(snapshot, pages);
+    if (warming) warmPages(pages, context).catch(() => undefined);
   }
   return pages;
 }
@@ -84,7 +144,14 @@ function pagesOf(snapshot: Snapshot): Pages {
 export async function unitDetailBody(database: Database, links: LinkBuilder, serialize: SerializeUnit, snapshot: Snapshot, request: UnitRequest): Promise<UnitBody | undefined> {
   const { k, scope, fields } = request;
   const projectId = snapshot.projects.id[snapshot.units.project[k]];
-  const page = await pagesOf(snapshot).fetch(projectId, { context: { database, links, snapshot } });
+  const context = { database, links, snapshot, intern: internOf(snapshot) };
+  const pages = pagesOf(snapshot, context);
+  const page = await pages.fetch(projectId, { context }).catch((error: unknown) => {
+    // The warm-up set the page while this read was in flight (lru-cache rejects the read as replaced).
+    const warmed = pages.get(projectId);
+    if (warmed) return warmed;
+    throw error;
+  });
   if (page) return { parts: okJsonParts(unitJson(snapshot, page, k, scope, fields)), ofSnapshot: true };
   const row = await findUnit(database.db, scope, request.unitId);
   if (!row) return undefined;

@@ -13,74 +13,77 @@ import { projectPublishedSql } from './visibility.js';
 
 type AnyEb = ExpressionBuilder<DB, keyof DB>;
 
-/** The project's live units of that id, as a subquery. */
-const liveUnitIds = (eb: AnyEb, projectId: number) =>
-  eb.selectFrom('units as lu').where('lu.project_id', '=', projectId).where('lu.deleted_at', 'is', null).select('lu.id');
+/** The live units of these projects, as a subquery of their ids. */
+const liveUnitIds = (eb: AnyEb, projectIds: number[]) =>
+  eb.selectFrom('units as lu').where('lu.project_id', '=', sql<number>`ANY(${projectIds})`).where('lu.deleted_at', 'is', null).select('lu.id');
 
 /**
- * The project's live units' own columns in id order (the snapshot's order within a project):
+ * Per project, its live units' own columns in id order (the snapshot's order within a project):
  * `id,furnishing,floor,plan_file_id,created_at,updated_at` per unit, `;` between units, timestamps in
  * their text form, read with the drivers' own parser (src/db/type-parsers.mjs); plan_file_id 0: none
  * (ids are positive). unit_number (any text) as a JSON array of strings, in the same order.
  */
-export function readUnitPageUnits(db: Kysely<DB>, projectId: number) {
+export function readUnitPageUnits(db: Kysely<DB>, projectIds: number[]) {
   return db
     .selectFrom('units as u')
-    .where('u.project_id', '=', projectId)
+    .where('u.project_id', '=', sql<number>`ANY(${projectIds})`)
     .where('u.deleted_at', 'is', null)
+    .groupBy('u.project_id')
     .select([
-      sql<string>`coalesce(string_agg(concat_ws(',', u.id, u.furnishing, u.floor, coalesce(u.plan_file_id, 0), u.created_at::text, u.updated_at::text), ';' ORDER BY u.id), '')`.as('details'),
-      sql<string>`coalesce(json_agg(u.unit_number ORDER BY u.id)::text, '[]')`.as('numbers'),
+      'u.project_id',
+      sql<string>`string_agg(concat_ws(',', u.id, u.furnishing, u.floor, coalesce(u.plan_file_id, 0), u.created_at::text, u.updated_at::text), ';' ORDER BY u.id)`.as('details'),
+      sql<string>`json_agg(u.unit_number ORDER BY u.id)::text`.as('numbers'),
     ])
-    .executeTakeFirstOrThrow();
-}
-
-/** The published project's `project` object of the unit answer (undefined: not published). */
-export function readUnitPageProject(db: Kysely<DB>, projectId: number) {
-  return db
-    .selectFrom('projects as p')
-    .where('p.id', '=', projectId)
-    .where(projectPublishedSql('p'))
-    .select((eb) => projectModel(eb as unknown as AnyEb, 'p.id').$notNull().as('project'))
-    .executeTakeFirst();
-}
-
-/** The plan files of the project's live units, as `plan_file` shows them (before the link). */
-export function readUnitPagePlanFiles(db: Kysely<DB>, projectId: number) {
-  return db
-    .selectFrom('files as f')
-    .where('f.id', 'in', (eb) =>
-      eb
-        .selectFrom('units as u')
-        .where('u.project_id', '=', projectId)
-        .where('u.deleted_at', 'is', null)
-        .where('u.plan_file_id', 'is not', null)
-        .select('u.plan_file_id'),
-    )
-    .select((eb) => ['f.id', fileJson(eb as unknown as AnyEb, 'f.id').$notNull().as('file')])
     .execute();
 }
 
-/** The unit tags linked to the project's live units, as a link's `preference` shows them. */
-export function readUnitPageTags(db: Kysely<DB>, projectId: number) {
+/** The published projects' `project` object of the unit answer (a project not published: no row). */
+export function readUnitPageProjects(db: Kysely<DB>, projectIds: number[]) {
+  return db
+    .selectFrom('projects as p')
+    .where('p.id', '=', sql<number>`ANY(${projectIds})`)
+    .where(projectPublishedSql('p'))
+    .select((eb) => ['p.id', projectModel(eb as unknown as AnyEb, 'p.id').$notNull().as('project')])
+    .execute();
+}
+
+/** The plan files of the projects' live units, as `plan_file` shows them (before the link), by project. */
+export function readUnitPagePlanFiles(db: Kysely<DB>, projectIds: number[]) {
+  return db
+    .selectFrom('units as u')
+    .innerJoin('files as f', 'f.id', 'u.plan_file_id')
+    .where('u.project_id', '=', sql<number>`ANY(${projectIds})`)
+    .where('u.deleted_at', 'is', null)
+    .select((eb) => ['u.project_id', 'f.id', fileJson(eb as unknown as AnyEb, 'f.id').$notNull().as('file')])
+    .distinctOn(['u.project_id', 'f.id'])
+    .orderBy('u.project_id')
+    .orderBy('f.id')
+    .execute();
+}
+
+/** The unit tags linked to the projects' live units, as a link's `preference` shows them. */
+export function readUnitPageTags(db: Kysely<DB>, projectIds: number[]) {
   return db
     .selectFrom('unit_tags as pt')
-    .where('pt.id', 'in', (eb) => eb.selectFrom('unit_tag_links as l').where('l.unit_id', 'in', liveUnitIds(eb as unknown as AnyEb, projectId)).select('l.tag_id'))
+    .where('pt.id', 'in', (eb) => eb.selectFrom('unit_tag_links as l').where('l.unit_id', 'in', liveUnitIds(eb as unknown as AnyEb, projectIds)).select('l.tag_id'))
     .select(unitTagColumns)
     .execute();
 }
 
 /*
- * The tag links of the project's live units as text, `unit_id,id,tag_id` joined by `;`, one row per
- * distinct pair of timestamps (an import writes them at one instant), so that the timestamps are
- * formatted once per pair, not once per link. In no particular order.
+ * The tag links of the projects' live units as text, `unit_id,id,tag_id` joined by `;`, one row per
+ * project and distinct pair of timestamps (an import writes them at one instant), so that the
+ * timestamps are formatted once per pair, not once per link. In no particular order.
  */
-export function readUnitPageLinks(db: Kysely<DB>, projectId: number) {
+export function readUnitPageLinks(db: Kysely<DB>, projectIds: number[]) {
   return db
     .selectFrom('unit_tag_links as l')
-    .where('l.unit_id', 'in', (eb) => liveUnitIds(eb as unknown as AnyEb, projectId))
-    .groupBy(['l.created_at', 'l.updated_at'])
+    .innerJoin('units as u', 'u.id', 'l.unit_id')
+    .where('u.project_id', '=', sql<number>`ANY(${projectIds})`)
+    .where('u.deleted_at', 'is', null)
+    .groupBy(['u.project_id', 'l.created_at', 'l.updated_at'])
     .select([
+      'u.project_id',
       linkCreatedAtSql().as('created_at'),
       linkUpdatedAtSql().as('updated_at'),
       sql<string>`string_agg(l.unit_id || ',' || l.id || ',' || l.tag_id, ';')`.as('links'),
@@ -88,14 +91,27 @@ export function readUnitPageLinks(db: Kysely<DB>, projectId: number) {
     .execute();
 }
 
-/** The reads above for one project, one after the other (a transaction has one connection). */
-export async function readUnitPageRows(db: Kysely<DB>, projectId: number) {
-  const units = await readUnitPageUnits(db, projectId);
-  const project = (await readUnitPageProject(db, projectId))?.project;
-  const planFiles = await readUnitPagePlanFiles(db, projectId);
-  const tags = await readUnitPageTags(db, projectId);
-  const links = await readUnitPageLinks(db, projectId);
-  return { units, project, planFiles, tags, links };
+export interface UnitPageRows {
+  units: { details: string; numbers: string };
+  /** undefined: the project is not published. */
+  project: Awaited<ReturnType<typeof readUnitPageProjects>>[number]['project'] | undefined;
+  planFiles: { id: number; file: Awaited<ReturnType<typeof readUnitPagePlanFiles>>[number]['file'] }[];
+  tags: Awaited<ReturnType<typeof readUnitPageTags>>;
+  links: { created_at: string; updated_at: string; links: string }[];
 }
 
-export type UnitPageRows = Awaited<ReturnType<typeof readUnitPageRows>>;
+/** The reads above for these projects, one after the other (a transaction has one connection), by project id. */
+export async function readUnitPageRows(db: Kysely<DB>, projectIds: number[]): Promise<Map<number, UnitPageRows>> {
+  const units = await readUnitPageUnits(db, projectIds);
+  const projects = await readUnitPageProjects(db, projectIds);
+  const planFiles = await readUnitPagePlanFiles(db, projectIds);
+  const tags = await readUnitPageTags(db, projectIds);
+  const links = await readUnitPageLinks(db, projectIds);
+  const pages = new Map<number, UnitPageRows>();
+  for (const id of projectIds) pages.set(id, { units: { details: '', numbers: '[]' }, project: undefined, planFiles: [], tags, links: [] });
+  for (const row of units) pages.get(row.project_id)!.units = { details: row.details, numbers: row.numbers };
+  for (const row of projects) pages.get(row.id)!.project = row.project;
+  for (const row of planFiles) pages.get(row.project_id)!.planFiles.push({ id: row.id, file: row.file });
+  for (const row of links) pages.get(row.project_id)!.links.push({ created_at: row.created_at, updated_at: row.updated_at, links: row.links });
+  return pages;
+}

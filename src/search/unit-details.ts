@@ -102,14 +102,17 @@ class Timestamps {
   }
 }
 
-/** A project's page from its rows (readUnitPageRows), or undefined when the project is not published. */
-export function buildUnitDetails(rows: UnitPageRows, links: LinkBuilder): UnitDetails | undefined {
+/**
+ * A project's page from its rows (readUnitPageRows), or undefined when the project is not published.
+ * `intern` returns one string for equal texts (the tags' parts, the same on every page of a snapshot).
+ */
+export function buildUnitDetails(rows: UnitPageRows, links: LinkBuilder, intern: (text: string) => string = (text) => text): UnitDetails | undefined {
   if (!rows.project) return undefined;
-  return { ...pageUnits(rows, links), project: serializeProject(toUnitProjectModel<FileRow, UnitModelRow['project']>(rows.project, links)) };
+  return { ...pageUnits(rows, links, intern), project: serializeProject(toUnitProjectModel<FileRow, UnitModelRow['project']>(rows.project, links)) };
 }
 
 /** The page's units: their own columns, plan files and tag links. */
-export function pageUnits(rows: Omit<UnitPageRows, 'project'>, links: LinkBuilder): Omit<UnitDetails, 'project'> {
+export function pageUnits(rows: Omit<UnitPageRows, 'project'>, links: LinkBuilder, intern: (text: string) => string = (text) => text): Omit<UnitDetails, 'project'> {
   const unitNumbers = JSON.parse(rows.units.numbers) as string[];
   const count = unitNumbers.length;
   const id = new Int32Array(count);
@@ -153,17 +156,20 @@ export function pageUnits(rows: Omit<UnitPageRows, 'project'>, links: LinkBuilde
     linkTag: new Int32Array(0),
     linkTime: new Int32Array(0),
     linkTails: [],
-    tagParts: new Map(rows.tags.map((tag) => [tag.id, `,"preference_id":${tag.id},"preference":${serializeTag(tag)}`])),
+    tagParts: new Map(rows.tags.map((tag) => [tag.id, intern(`,"preference_id":${tag.id},"preference":${serializeTag(tag)}`)])),
   };
   addLinks(units, rows.links);
   return units;
 }
 
-/** What a page holds, in bytes (roughly: texts at 2 per character, typed arrays, a fixed overhead), to bound the pages kept. */
+/**
+ * What a page holds, in bytes (roughly: texts at 2 per character, typed arrays, a fixed overhead; the
+ * tags' parts are interned, shared by the pages, and counted by their entries), to bound the pages kept.
+ */
 export function unitDetailsBytes(details: UnitDetails): number {
   let bytes = 1_000 + (details.project.length + details.files.text.length + details.numbers.text.length) * 2;
   for (const tail of details.linkTails) bytes += tail.length * 2 + 32;
-  for (const part of details.tagParts.values()) bytes += part.length * 2 + 48;
+  bytes += details.tagParts.size * 48;
   const arrays = [details.id, details.furnishing, details.floor, details.planFile, details.fileId, details.files.at, details.numbers.at, details.createdMs, details.updatedMs, details.linkStart, details.linkId, details.linkTag, details.linkTime];
   for (const array of arrays) bytes += array.byteLength + 64;
   return bytes;
