@@ -24,18 +24,23 @@ const UNIT_PAGED = 5001;
 const UNIT_COLD = 5101;
 const UNIT_GONE = 5102;
 
-function catalogue(): Bundle {
-  return withRecords(baseBundle(), {
+/** The two projects and three units, named with `suffix`, at `prices`; the third unit deleted or not. */
+function records(suffix: string, prices: [number, number, number], goneDeleted: boolean): Bundle {
+  return {
     projects: [
-      { id: 500, company_id: DEV, name: 'Paged Tower', currency: 'AED' },
-      { id: 501, company_id: DEV, name: 'Cold Tower', currency: 'AED' },
+      { id: 500, company_id: DEV, name: `Paged Tower${suffix}`, currency: 'AED' },
+      { id: 501, company_id: DEV, name: `Cold Tower${suffix}`, currency: 'AED' },
     ],
     units: [
-      { id: UNIT_PAGED, project_id: 500, unit_number: 'P-1', price: 1_000_000, unit_area: 80 },
-      { id: UNIT_COLD, project_id: 501, unit_number: 'C-1', price: 2_000_000, unit_area: 90 },
-      { id: UNIT_GONE, project_id: 501, unit_number: 'C-2', price: 3_000_000, unit_area: 95 },
+      { id: UNIT_PAGED, project_id: 500, unit_number: 'P-1', price: prices[0], unit_area: 80 },
+      { id: UNIT_COLD, project_id: 501, unit_number: 'C-1', price: prices[1], unit_area: 90 },
+      { id: UNIT_GONE, project_id: 501, unit_number: 'C-2', price: prices[2], unit_area: 95, ...(goneDeleted ? { deleted: true } : {}) },
     ],
-  });
+  };
+}
+
+function catalogue(): Bundle {
+  return withRecords(baseBundle(), records('', [1_000_000, 2_000_000, 3_000_000], false));
 }
 
 describe.each(drivers)('details while the database is ahead of the snapshot (%s)', (driver) => {
@@ -70,17 +75,7 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
 
     await importBundle(
       t.db,
-      {
-        projects: [
-          { id: 500, company_id: DEV, name: 'Paged Tower II', currency: 'AED' },
-          { id: 501, company_id: DEV, name: 'Cold Tower II', currency: 'AED' },
-        ],
-        units: [
-          { id: UNIT_PAGED, project_id: 500, unit_number: 'P-1', price: 1_100_000, unit_area: 80 },
-          { id: UNIT_COLD, project_id: 501, unit_number: 'C-1', price: 2_200_000, unit_area: 90 },
-          { id: UNIT_GONE, project_id: 501, unit_number: 'C-2', price: 3_000_000, unit_area: 95, deleted: true },
-        ],
-      },
+      records(' II', [1_100_000, 2_200_000, 3_000_000], true),
       { facilityLinkRadiusM: t.config.facilityLinkRadiusM },
     );
     expect(frozen.current().catalogueVersion).toBeLessThan(Number((await t.db.selectFrom('catalogue_state').select('version').executeTakeFirstOrThrow()).version));

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { DB } from '../db/schema.js';
-import { readConsistently, type Database } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { readAtCatalogueVersion } from '../queries/at-catalogue-version.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { LinkBuilder } from '../contract/links.js';
 import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
@@ -68,18 +69,10 @@ export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, 
   return withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
 }
 
-/** The project's detail row read with the catalogue version, in one REPEATABLE READ transaction (on a replica when there are). */
+/** The project's detail row read with the catalogue version (on a replica when there are). */
 async function readAtVersion(database: Database, scope: ReadScope, projectId: number, nearby: NearbyOptions | undefined): Promise<{ version: number; row: ProjectDetailRow | undefined }> {
-  return readConsistently(database, (db) =>
-    db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
-        const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-        return { version: state?.version ?? 0, row: await findProjectDetail(trx, scope, projectId, nearby) };
-      }),
-  );
+  const { version, value } = await readAtCatalogueVersion(database, (trx) => findProjectDetail(trx, scope, projectId, nearby));
+  return { version, row: value };
 }
 
 /** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { readConsistently, type Database } from '../db/database.js';
+import type { Database } from '../db/database.js';
+import { readAtCatalogueVersion } from '../queries/at-catalogue-version.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { LinkBuilder } from '../contract/links.js';
 import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
@@ -77,18 +78,9 @@ function internOf(snapshot: Snapshot): (text: string) => string {
 
 /** The projects' pages read at the snapshot's version; undefined when the database is at another. */
 async function readPages(projectIds: number[], { database, links, snapshot, intern }: PageContext): Promise<Map<number, UnitDetails | undefined> | undefined> {
-  const read = await readConsistently(database, (db) =>
-    db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        // The version first: it fixes the transaction's snapshot (as the search snapshot is read).
-        const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
-        return { version: state?.version ?? 0, rows: await readUnitPageRows(trx, projectIds) };
-      }),
-  );
+  const read = await readAtCatalogueVersion(database, (trx) => readUnitPageRows(trx, projectIds));
   if (read.version !== snapshot.catalogueVersion) return undefined;
-  return new Map([...read.rows].map(([projectId, rows]) => [projectId, buildUnitDetails(rows, links, intern)]));
+  return new Map([...read.value].map(([projectId, rows]) => [projectId, buildUnitDetails(rows, links, intern)]));
 }
 
 /** Projects per read of the warm-up (one transaction, five queries, for all of them). */
