@@ -41,6 +41,8 @@ export const SCENARIO_NAMES = [
   'clusters-dubai-uncached',
   'project-detail',
   'project-detail-br',
+  'project-detail-lean',
+  'project-contacts',
   'unit-detail',
   'projects-list',
   'mcp-search-typical',
@@ -62,6 +64,11 @@ export const TYPICAL_USD_QUERY = 'bedrooms=2&price_max=816882&near_transport=tru
  * items walk their units again). Target: within 10 % of projects-typical's req/s.
  */
 export const TYPICAL_MATCH_QUERY = `${TYPICAL_QUERY}&match=true`;
+/*
+ * A project page as it needs the detail (issue 25): what it shows, and the nearest three facilities of
+ * each category without their master data.
+ */
+export const LEAN_DETAIL_QUERY = 'fields=name,description,location,cost,media,units,nearby_facilities&nearby=summary&nearby_limit=3';
 /** The typical search with the counts a filter panel shows. */
 export const FACETS_QUERY = `${TYPICAL_QUERY}&facets=bedrooms,statuses,development_status,developer,unit_types,area`;
 
@@ -234,6 +241,22 @@ export function buildScenarios(fixtures: Fixtures, runId: string): Scenario[] {
       name: 'project-detail-br',
       label: `/projects/{id} (${fixtures.projectIds.length} ids), Accept-Encoding: br`,
       request: get(() => `/projects/${nextProject()}`, { ...markup, 'accept-encoding': 'br' }),
+      rotating: true,
+      writes: false,
+    },
+    {
+      // Issue 25: a project page's lean form (target >= 8,000 req/s, <= 30 KB before compression).
+      name: 'project-detail-lean',
+      label: `/projects/{id}?${LEAN_DETAIL_QUERY} (${fixtures.projectIds.length} ids)`,
+      request: get(() => `/projects/${nextProject()}?${LEAN_DETAIL_QUERY}`),
+      rotating: true,
+      writes: false,
+    },
+    {
+      // Issue 25: the developer and its staff, from memory.
+      name: 'project-contacts',
+      label: `/projects/{id}/contacts (${fixtures.projectIds.length} ids)`,
+      request: get(() => `/projects/${nextProject()}/contacts`),
       rotating: true,
       writes: false,
     },

@@ -1,10 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { compressedBodies } from '../src/http/compressed-once.js';
+import { compressedBodies, identityBodies } from '../src/http/compressed-once.js';
 import { etagOf } from '../src/http/http-cache.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { compressedBodyRequests } from '../src/metrics/instruments.js';
+import { compressedBodyRequests, identityBodyRequests } from '../src/metrics/instruments.js';
 import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
@@ -33,6 +33,10 @@ const decode = (res: LightMyRequestResponse) => {
 
 async function counted(result: 'hit' | 'miss'): Promise<number> {
   return (await compressedBodyRequests.get()).values.find((value) => value.labels.result === result)?.value ?? 0;
+}
+
+async function countedIdentity(result: 'hit' | 'miss'): Promise<number> {
+  return (await identityBodyRequests.get()).values.find((value) => value.labels.result === result)?.value ?? 0;
 }
 
 describe.each(drivers)('compressed once (%s)', (driver) => {
@@ -125,6 +129,35 @@ describe.each(drivers)('compressed once (%s)', (driver) => {
     expect(await counted('miss')).toBe(misses);
   });
 
+  it('keeps the bodies sent without compression too, per key prices and selection, with their ETag', async () => {
+    const asks: [string, string][] = [
+      ['/units/1000', key],
+      ['/units/1000', markup],
+      ['/units/1000?currency=USD', key],
+      ['/projects/100?nearby=summary&nearby_limit=3', key],
+      ['/projects/100?fields=name,units&nearby_limit=3', markup],
+    ];
+    const first = new Map<string, LightMyRequestResponse>();
+    for (const [url, as] of asks) first.set(`${url} ${as}`, await get(url, {}, as));
+    const [hits, misses] = [await countedIdentity('hit'), await countedIdentity('miss')];
+    for (const [url, as] of asks) {
+      const again = await get(url, {}, as);
+      const made = first.get(`${url} ${as}`)!;
+      expect(again.statusCode).toBe(200);
+      expect(again.headers['content-encoding']).toBeUndefined();
+      expect(again.rawPayload.equals(made.rawPayload)).toBe(true);
+      expect(again.headers.etag).toBe(etagOf(made.rawPayload));
+      expect(again.headers).toEqual({ ...made.headers, date: again.headers.date, 'x-request-id': again.headers['x-request-id'] });
+    }
+    expect(await countedIdentity('hit')).toBe(hits + asks.length);
+    expect(await countedIdentity('miss')).toBe(misses);
+    // The key prices are in the key: the two keys' kept bodies differ.
+    expect(first.get(`/units/1000 ${key}`)!.json().data.price).not.toBe(first.get(`/units/1000 ${markup}`)!.json().data.price);
+    const unchanged = await get('/units/1000', { 'if-none-match': first.get(`/units/1000 ${key}`)!.headers.etag as string });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.rawPayload.length).toBe(0);
+  });
+
   it('drops the compressed bodies with the snapshot: the next import is compressed anew', async () => {
     const before = await get('/units/1000', { 'accept-encoding': 'br' });
     const old = await t.search.latest();
@@ -137,5 +170,10 @@ describe.each(drivers)('compressed once (%s)', (driver) => {
     expect(JSON.parse(decode(after).toString()).data.price).toBe(999_999.99);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(compressedBodies(await t.search.latest())).toBe(1);
+    // The identity bodies go too.
+    expect(identityBodies(old).bodies).toBeGreaterThan(0);
+    const identity = await get('/units/1000');
+    expect(identity.json().data.price).toBe(999_999.99);
+    expect(identityBodies(await t.search.latest()).bodies).toBe(1);
   });
 });

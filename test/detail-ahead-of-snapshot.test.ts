@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
 import { buildApp, type App } from '../src/http/app.js';
-import { keptUnitPages, setUnitPageWarming } from '../src/http/unit-detail-body.js';
+import { unitPages, type UnitPages } from '../src/http/unit-detail-body.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -50,15 +50,15 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
   let key: string;
 
   beforeAll(async () => {
-    setUnitPageWarming(false);
     t = await createTestApp(driver, catalogue());
     key = await t.key();
     frozen = await SearchModel.create(t.db, { links: linkBuilder(undefined) });
-    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false });
+    // Pages read on demand only: what a request reads is what is kept.
+    const pages = unitPages(t.database, linkBuilder(undefined), { warm: false });
+    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false, unitPages: pages });
     await app.ready();
   });
   afterAll(async () => {
-    setUnitPageWarming(true);
     await app?.close();
     await t?.close();
   });
@@ -106,21 +106,29 @@ async function decoded(body: Buffer, coding: string | string[] | undefined): Pro
 
 describe.each(drivers)('unit pages read ahead (%s)', (driver) => {
   let t: TestApp;
+  let app: App;
+  let pages: UnitPages;
   let key: string;
 
   beforeAll(async () => {
     t = await createTestApp(driver, catalogue());
     key = await t.key();
+    pages = unitPages(t.database, linkBuilder(undefined));
+    app = await buildApp({ database: t.database, config: t.config, search: t.search, changes: t.changes, logger: false, unitPages: pages });
+    await app.ready();
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await app?.close();
+    await t?.close();
+  });
 
   it('after the first unit asked of a snapshot, the other projects\u2019 pages are read in the background and answer as they would on demand', async () => {
-    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
     const snapshot = t.search.current();
-    expect(keptUnitPages(snapshot).pages).toBe(0);
+    expect(pages.kept(snapshot).pages).toBe(0);
     expect((await get(`/units/${UNIT_PAGED}`)).statusCode).toBe(200);
-    for (let waited = 0; keptUnitPages(snapshot).pages < snapshot.projects.count && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(keptUnitPages(snapshot).pages).toBe(snapshot.projects.count);
+    for (let waited = 0; pages.kept(snapshot).pages < snapshot.projects.count && waited < 100; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pages.kept(snapshot).pages).toBe(snapshot.projects.count);
     expect((await get(`/units/${UNIT_COLD}`)).json().data).toMatchObject({ id: UNIT_COLD, price: 2_000_000, project: { name: 'Cold Tower' } });
     expect((await get(`/units/${UNIT_GONE}`)).json().data).toMatchObject({ id: UNIT_GONE, price: 3_000_000, unit_number: 'C-2' });
   });

@@ -24,8 +24,11 @@ const PROJECT = 100;
 const UNIT = 1000;
 const BOUND_MS = 5_000;
 const UNAVAILABLE = { status: 'error', message: 'service unavailable, retry later' };
-/** Reads a warm app (key remembered) answers from memory alone, the database down or not. */
-const SERVED_WITHOUT_DATABASE = ['/whoIAm', '/projects?limit=5&bedrooms=2', '/projects/list', `/units/${UNIT}`];
+/**
+ * Reads a warm app (key remembered) answers from memory alone, the database down or not: the searches,
+ * and details already asked of this snapshot (kept with it, src/http/compressed-once.ts).
+ */
+const SERVED_WITHOUT_DATABASE = ['/whoIAm', '/projects?limit=5&bedrooms=2', '/projects/list', `/units/${UNIT}`, `/projects/${PROJECT}`];
 const READS = ['/whoIAm', '/projects?limit=5&bedrooms=2', `/projects/${PROJECT}`, `/units/${UNIT}`, '/projects/list', '/areas'];
 
 const catalogue = () =>

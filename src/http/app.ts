@@ -40,6 +40,8 @@ import { countRequestsInFlight, requestObserver } from '../metrics/http-metrics.
 import { queryErrors } from '../metrics/instruments.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { toErrorResponse } from './error-response.js';
+import { companyContacts } from './company-contacts.js';
+import { unitPages, type UnitPages } from './unit-detail-body.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -60,6 +62,8 @@ export interface BuildAppOptions {
   lifecycle?: Lifecycle;
   /** Time every request for the metrics listener (src/metrics/); absent: no per-request metric hooks. */
   requestMetrics?: { perKey: boolean };
+  /** GET /units/{id}'s pages; default: unitPages(database, links) with the warm-up (tests pass their own to watch them). */
+  unitPages?: UnitPages;
   /** Tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -147,12 +151,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
   await registerCompression(app);
 
+  const links = linkBuilder(config.staticBaseUrl);
   const deps: AppDeps = {
     database,
     config,
-    links: linkBuilder(config.staticBaseUrl),
+    links,
     search: options.search,
     changes: options.changes,
+    contacts: companyContacts(database, links, options.changes),
+    unitPages: options.unitPages ?? unitPages(database, links),
     applications: createApplicationIntake(database),
     lifecycle,
   };

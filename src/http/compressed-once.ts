@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { compressedBodyRequests } from '../metrics/instruments.js';
+import { compressedBodyRequests, identityBodyRequests } from '../metrics/instruments.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
 import { etagOf } from './http-cache.js';
@@ -30,14 +30,30 @@ export type BodyKind = keyof typeof COMPRESSED_CACHE_BYTES;
 /** Identity ETags kept per snapshot: hashing a 1.28 MB detail costs ~2 ms, as much as making it. */
 const IDENTITY_ETAGS = 20_000;
 
+/*
+ * Identity bodies kept per snapshot and kind, for clients that take no compression (servers, CRMs):
+ * the same body asked again is sent as it was made, with its ETag. Bounded by bytes; a body larger
+ * than IDENTITY_MAX_ENTRY (a full project detail, ~1.28 MB with every nearby facility) is made each
+ * time, since a few of them would push out thousands of small ones. A lean project page
+ * (`fields`, `nearby=summary&nearby_limit=3`, ~12 kB) or a unit (~4 kB) is kept.
+ */
+export const IDENTITY_CACHE_BYTES = { units: 16 * 1024 * 1024, projects: 32 * 1024 * 1024 } as const;
+const IDENTITY_MAX_ENTRY = 256 * 1024;
+
 interface Compressed {
   coding: ContentCoding;
   etag: string;
   body: Buffer;
 }
 
+interface Identity {
+  etag: string;
+  body: Buffer;
+}
+
 interface Kept {
   compressed: Record<BodyKind, LRUCache<string, Compressed>>;
+  identity: Record<BodyKind, LRUCache<string, Identity>>;
   etags: LRUCache<string, string>;
 }
 
@@ -52,11 +68,20 @@ function compressedCache(bytes: number): LRUCache<string, Compressed> {
   });
 }
 
+function identityCache(bytes: number): LRUCache<string, Identity> {
+  return new LRUCache<string, Identity>({
+    maxSize: bytes,
+    maxEntrySize: IDENTITY_MAX_ENTRY,
+    sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + 100,
+  });
+}
+
 function keptOf(snapshot: Snapshot): Kept {
   let kept = caches.get(snapshot);
   if (!kept) {
     kept = {
       compressed: { units: compressedCache(COMPRESSED_CACHE_BYTES.units), projects: compressedCache(COMPRESSED_CACHE_BYTES.projects) },
+      identity: { units: identityCache(IDENTITY_CACHE_BYTES.units), projects: identityCache(IDENTITY_CACHE_BYTES.projects) },
       etags: new LRUCache<string, string>({ max: IDENTITY_ETAGS }),
     };
     caches.set(snapshot, kept);
@@ -71,18 +96,31 @@ function keptOf(snapshot: Snapshot): Kept {
  * is (and the hooks do as for any answer).
  */
 
-/** The body kept compressed for `key`, sent; undefined when none is kept (or the client takes no compression). */
+/**
+ * The body kept for `key` as this client takes it, sent: compressed bytes when it takes a coding, the
+ * identity body when it takes none (or the body is below the compression threshold); undefined when
+ * none is kept.
+ */
 export function sendKept(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string): FastifyReply | undefined {
   const coding = acceptedCoding(request, reply);
-  const kept = coding && keptOf(snapshot).compressed[kind].get(`${coding} ${key}`);
+  const kept = caches.get(snapshot);
   if (!kept) return undefined;
-  compressedBodyRequests.inc({ result: 'hit' });
-  return sendCompressed(reply, kept);
+  if (coding) {
+    const compressed = kept.compressed[kind].get(`${coding} ${key}`);
+    if (compressed) {
+      compressedBodyRequests.inc({ result: 'hit' });
+      return sendCompressed(reply, compressed);
+    }
+  }
+  const identity = kept.identity[kind].get(key);
+  if (!identity || (coding && identity.body.length >= COMPRESSION_THRESHOLD)) return undefined;
+  identityBodyRequests.inc({ result: 'hit' });
+  return reply.type(JSON_TYPE).header('etag', identity.etag).send(identity.body);
 }
 
 /**
- * Sends a body just made for `key`; with `keep` (the body is the snapshot's), its compressed bytes and
- * its ETag are kept with the snapshot.
+ * Sends a body just made for `key`; with `keep` (the body is the snapshot's), it is kept with the
+ * snapshot as it was sent: its compressed bytes, or the identity body, with the ETag.
  */
 export function sendMade(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string, parts: readonly JsonPart[], keep: boolean): FastifyReply {
   const coding = acceptedCoding(request, reply);
@@ -90,9 +128,13 @@ export function sendMade(request: FastifyRequest, reply: FastifyReply, snapshot:
   if (!coding || body.length < COMPRESSION_THRESHOLD) {
     // The ETag the hook would make (no coding below the threshold either), made once per snapshot.
     if (keep) {
-      const { etags } = keptOf(snapshot);
+      const { etags, identity } = keptOf(snapshot);
       let etag = etags.get(key);
       if (etag === undefined) etags.set(key, (etag = etagOf(body)));
+      if (body.length <= IDENTITY_MAX_ENTRY) {
+        identityBodyRequests.inc({ result: 'miss' });
+        identity[kind].set(key, { etag, body });
+      }
       reply.header('etag', etag);
     }
     return reply.type(JSON_TYPE).send(body);
@@ -111,4 +153,12 @@ function sendCompressed(reply: FastifyReply, { coding, etag, body }: Compressed)
 export function compressedBodies(snapshot: Snapshot): number {
   const kept = caches.get(snapshot);
   return kept ? kept.compressed.units.size + kept.compressed.projects.size : 0;
+}
+
+/** How many identity bodies the snapshot's caches hold, and their bytes (tests and scripts). */
+export function identityBodies(snapshot: Snapshot): { bodies: number; bytes: number } {
+  const kept = caches.get(snapshot);
+  if (!kept) return { bodies: 0, bytes: 0 };
+  const { units, projects } = kept.identity;
+  return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize };
 }

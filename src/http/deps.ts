@@ -5,6 +5,8 @@ import type { Database } from '../db/database.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
+import type { CompanyContacts } from './company-contacts.js';
+import type { UnitPages } from './unit-detail-body.js';
 
 /*
  * What the routes are given by the app (src/http/app.ts registers each route plugin with it). A module
@@ -22,6 +24,10 @@ export interface AppDeps {
   changes?: ChangeSignal;
   /** The process's shutdown state: /health/ready answers 503 while it drains. */
   lifecycle: Lifecycle;
+  /** GET /units/{id}'s project pages, kept per snapshot (unit-detail-body.ts). */
+  unitPages: UnitPages;
+  /** GET /projects/{id}/contacts's answers, kept per developer until the next change (company-contacts.ts). */
+  contacts: CompanyContacts;
   /** Applications, whichever door they come in by (REST or MCP): one set of write slots per process. */
   applications: ApplicationIntake;
 }

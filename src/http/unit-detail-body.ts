@@ -57,23 +57,83 @@ interface PageContext {
 }
 
 type Pages = LRUCache<number, UnitDetails, PageContext>;
-const keptPages = new WeakMap<Snapshot, Pages>();
-const internedTexts = new WeakMap<Snapshot, (text: string) => string>();
 
-/** The snapshot's interning of texts shared by pages (a handful of tags: unbounded is fine). */
-function internOf(snapshot: Snapshot): (text: string) => string {
-  let intern = internedTexts.get(snapshot);
-  if (!intern) {
-    const texts = new Map<string, string>();
-    intern = (text) => {
-      const kept = texts.get(text);
-      if (kept !== undefined) return kept;
-      texts.set(text, text);
-      return text;
-    };
-    internedTexts.set(snapshot, intern);
+/** Projects per read of the warm-up (one transaction, five queries, for all of them). */
+const WARM_CHUNK = 200;
+
+/** The unit pages of one app (src/http/app.ts makes one; a test may make its own and pass it in). */
+export interface UnitPages {
+  /** The body, or undefined when the unit is not found (only possible when the database is ahead of the snapshot). */
+  body(serialize: SerializeUnit, snapshot: Snapshot, request: UnitRequest): Promise<UnitBody | undefined>;
+  /** How many project pages are kept for the snapshot (tests and scripts). */
+  kept(snapshot: Snapshot): { pages: number; bytes: number };
+}
+
+export interface UnitPagesOptions {
+  /**
+   * After the first unit asked of a snapshot, read the other projects' pages in the background
+   * (default true). Tests that count what is read on demand turn it off.
+   */
+  warm?: boolean;
+}
+
+export function unitPages(database: Database, links: LinkBuilder, { warm = true }: UnitPagesOptions = {}): UnitPages {
+  const keptPages = new WeakMap<Snapshot, Pages>();
+  const internedTexts = new WeakMap<Snapshot, (text: string) => string>();
+
+  /** The snapshot's interning of texts shared by pages (a handful of tags: unbounded is fine). */
+  function internOf(snapshot: Snapshot): (text: string) => string {
+    let intern = internedTexts.get(snapshot);
+    if (!intern) {
+      const texts = new Map<string, string>();
+      intern = (text) => {
+        const kept = texts.get(text);
+        if (kept !== undefined) return kept;
+        texts.set(text, text);
+        return text;
+      };
+      internedTexts.set(snapshot, intern);
+    }
+    return intern;
   }
-  return intern;
+
+  function pagesOf(snapshot: Snapshot, context: PageContext): Pages {
+    let pages = keptPages.get(snapshot);
+    if (!pages) {
+      pages = new LRUCache<number, UnitDetails, PageContext>({
+        maxSize: UNIT_PAGES_BYTES,
+        sizeCalculation: unitDetailsBytes,
+        fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
+      });
+      keptPages.set(snapshot, pages);
+      if (warm) warmPages(pages, context).catch(() => undefined);
+    }
+    return pages;
+  }
+
+  return {
+    async body(serialize, snapshot, request) {
+      const { k, scope, fields } = request;
+      const projectId = snapshot.projects.id[snapshot.units.project[k]];
+      const context = { database, links, snapshot, intern: internOf(snapshot) };
+      const pages = pagesOf(snapshot, context);
+      const page = await pages.fetch(projectId, { context }).catch((error: unknown) => {
+        // The warm-up set the page while this read was in flight (lru-cache rejects the read as replaced).
+        const warmed = pages.get(projectId);
+        if (warmed) return warmed;
+        throw error;
+      });
+      if (page) return { parts: okJsonParts(unitJson(snapshot, page, k, scope, fields)), ofSnapshot: true };
+      const row = await findUnit(database.db, scope, request.unitId);
+      if (!row) return undefined;
+      const text = serialize(ok(toUnitModel(row, links)));
+      return { parts: [fields ? selectEnvelopeData(text, fields) : text], ofSnapshot: false };
+    },
+    kept(snapshot) {
+      const pages = keptPages.get(snapshot);
+      return { pages: pages?.size ?? 0, bytes: pages?.calculatedSize ?? 0 };
+    },
+  };
 }
 
 /** The projects' pages read at the snapshot's version; undefined when the database is at another. */
@@ -81,16 +141,6 @@ async function readPages(projectIds: number[], { database, links, snapshot, inte
   const read = await readAtCatalogueVersion(database, (trx) => readUnitPageRows(trx, projectIds));
   if (read.version !== snapshot.catalogueVersion) return undefined;
   return new Map([...read.value].map(([projectId, rows]) => [projectId, buildUnitDetails(rows, links, intern)]));
-}
-
-/** Projects per read of the warm-up (one transaction, five queries, for all of them). */
-const WARM_CHUNK = 200;
-
-let warming = true;
-
-/** Turns the warm-up on or off for the snapshots seen from now on (tests read pages on demand with it off). */
-export function setUnitPageWarming(enabled: boolean): void {
-  warming = enabled;
 }
 
 /**
@@ -116,43 +166,4 @@ async function warmPages(pages: Pages, context: PageContext): Promise<void> {
     // Requests go first between chunks.
     await new Promise((resolve) => setImmediate(resolve));
   }
-}
-
-function pagesOf(snapshot: Snapshot, context: PageContext): Pages {
-  let pages = keptPages.get(snapshot);
-  if (!pages) {
-    pages = new LRUCache<number, UnitDetails, PageContext>({
-      maxSize: UNIT_PAGES_BYTES,
-      sizeCalculation: unitDetailsBytes,
-      fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
-    });
-    keptPages.set(snapshot, pages);
-    if (warming) warmPages(pages, context).catch(() => undefined);
-  }
-  return pages;
-}
-
-/** The body, or undefined when the unit is not found (only possible when the database is ahead of the snapshot). */
-export async function unitDetailBody(database: Database, links: LinkBuilder, serialize: SerializeUnit, snapshot: Snapshot, request: UnitRequest): Promise<UnitBody | undefined> {
-  const { k, scope, fields } = request;
-  const projectId = snapshot.projects.id[snapshot.units.project[k]];
-  const context = { database, links, snapshot, intern: internOf(snapshot) };
-  const pages = pagesOf(snapshot, context);
-  const page = await pages.fetch(projectId, { context }).catch((error: unknown) => {
-    // The warm-up set the page while this read was in flight (lru-cache rejects the read as replaced).
-    const warmed = pages.get(projectId);
-    if (warmed) return warmed;
-    throw error;
-  });
-  if (page) return { parts: okJsonParts(unitJson(snapshot, page, k, scope, fields)), ofSnapshot: true };
-  const row = await findUnit(database.db, scope, request.unitId);
-  if (!row) return undefined;
-  const text = serialize(ok(toUnitModel(row, links)));
-  return { parts: [fields ? selectEnvelopeData(text, fields) : text], ofSnapshot: false };
-}
-
-/** How many project pages the snapshot keeps (tests and scripts/search-model-size.ts). */
-export function keptUnitPages(snapshot: Snapshot): { pages: number; bytes: number } {
-  const pages = keptPages.get(snapshot);
-  return { pages: pages?.size ?? 0, bytes: pages?.calculatedSize ?? 0 };
 }

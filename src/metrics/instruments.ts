@@ -73,9 +73,23 @@ export const resultCacheRequests = new Counter({
   registers: [registry],
 });
 
+export const identityBodyRequests = new Counter({
+  name: 'catalogue_identity_body_cache_requests_total',
+  help: 'Detail answers sent without compression (GET /units/{id}, GET /projects/{id}) looked up in the snapshot\'s cache of bodies: hit (sent as kept), miss (made and kept).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const compressedBodyRequests = new Counter({
   name: 'catalogue_compressed_body_cache_requests_total',
   help: 'Compressed detail answers looked up in the snapshot\'s cache of compressed bodies, by result (hit: sent without compressing, miss: compressed and kept).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
+export const contactsRequests = new Counter({
+  name: 'catalogue_contacts_requests_total',
+  help: 'GET /projects/{id}/contacts answers, by result: hit (the developer\'s contacts kept in memory), miss (read from the database and kept), bypass (read, not kept: change signal reconnecting or primary down).',
   labelNames: ['result'] as const,
   registers: [registry],
 });

@@ -1,39 +1,35 @@
 import { sql, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { DB, SocialLinks } from '../db/schema.js';
+import type { DB } from '../db/schema.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
 
-export interface WorkerRow {
-  user_id: number;
-  name: string;
-  email: string;
-  role: string;
-  avatar_path: string | null;
-  contact_phone: string | null;
-  social_links: SocialLinks | null;
-  languages: string[] | null;
-  bio: string | null;
-}
-
-export interface ProjectContactsRow {
-  company_id: number;
-  company_name: string;
-  company_logo_path: string | null;
-  workers: WorkerRow[];
-}
+/** A developer and its staff as read (rows inferred by Kysely from the query below). */
+export type ProjectContactsRow = NonNullable<Awaited<ReturnType<typeof findCompanyContacts>>>;
 
 /**
- * The developer of a visible project and its staff: deleted users and members whose role is `ceo`
- * (any case, surrounding blanks ignored) are left out; sorted by name, then user id.
+ * A developer and its staff as GET /projects/{id}/contacts shows them: deleted users and members whose
+ * role is `ceo` (any case, surrounding blanks ignored) are left out; sorted by name, then user id.
+ * Undefined when no such company exists. Which project's developer, and whether the key sees that
+ * project, is the caller's to decide (the route asks the search snapshot, src/search/visibility.ts).
  */
-export async function findProjectContacts(db: Kysely<DB>, scope: KeyScope, projectId: number): Promise<ProjectContactsRow | undefined> {
-  const row = await db
-    .selectFrom('projects as p')
-    .innerJoin('companies as c', 'c.id', 'p.company_id')
-    .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
+export async function findCompanyContacts(db: Kysely<DB>, companyId: number) {
+  return companyContacts(db).where('c.id', '=', companyId).executeTakeFirst();
+}
+
+/** The same for the developer of a project the key sees, in SQL alone (the reference the in-memory route is tested against). */
+export async function findProjectContacts(db: Kysely<DB>, scope: KeyScope, projectId: number) {
+  return companyContacts(db)
+    .innerJoin('projects as p', 'p.company_id', 'c.id')
     .where('p.id', '=', projectId)
     .where(projectIsVisible(scope))
+    .executeTakeFirst();
+}
+
+function companyContacts(db: Kysely<DB>) {
+  return db
+    .selectFrom('companies as c')
+    .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
     .select((eb) => [
       'c.id as company_id',
       'c.company_name',
@@ -50,7 +46,5 @@ export async function findProjectContacts(db: Kysely<DB>, scope: KeyScope, proje
           .orderBy('wu.name')
           .orderBy('wu.id'),
       ).as('workers'),
-    ])
-    .executeTakeFirst();
-  return row as ProjectContactsRow | undefined;
+    ]);
 }

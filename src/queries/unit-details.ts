@@ -91,13 +91,17 @@ export function readUnitPageLinks(db: Kysely<DB>, projectIds: number[]) {
     .execute();
 }
 
+/** A row of one of the reads above, as Kysely infers it. */
+type RowOf<Read extends (db: Kysely<DB>, projectIds: number[]) => Promise<unknown[]>> = Awaited<ReturnType<Read>>[number];
+
+/** One project's rows of the reads above (the project id, which groups them, left out). */
 export interface UnitPageRows {
-  units: { details: string; numbers: string };
+  units: Omit<RowOf<typeof readUnitPageUnits>, 'project_id'>;
   /** undefined: the project is not published. */
-  project: Awaited<ReturnType<typeof readUnitPageProjects>>[number]['project'] | undefined;
-  planFiles: { id: number; file: Awaited<ReturnType<typeof readUnitPagePlanFiles>>[number]['file'] }[];
-  tags: Awaited<ReturnType<typeof readUnitPageTags>>;
-  links: { created_at: string; updated_at: string; links: string }[];
+  project: RowOf<typeof readUnitPageProjects>['project'] | undefined;
+  planFiles: Omit<RowOf<typeof readUnitPagePlanFiles>, 'project_id'>[];
+  tags: RowOf<typeof readUnitPageTags>[];
+  links: Omit<RowOf<typeof readUnitPageLinks>, 'project_id'>[];
 }
 
 /** The reads above for these projects, one after the other (a transaction has one connection), by project id. */

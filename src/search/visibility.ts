@@ -23,6 +23,13 @@ export function isVisibleProject(snapshot: Snapshot, scope: Pick<KeyScope, 'cont
   return p !== undefined && visibleScope(snapshot, scope.contracted_developer_ids).visible[p] === 1;
 }
 
+/** The developer (company id) of a project the key sees in the snapshot; undefined when it sees none with this id. */
+export function visibleProjectDeveloper(snapshot: Snapshot, scope: Pick<KeyScope, 'contracted_developer_ids'>, projectId: number): number | undefined {
+  const p = snapshot.indexOf.get(projectId);
+  if (p === undefined || visibleScope(snapshot, scope.contracted_developer_ids).visible[p] !== 1) return undefined;
+  return snapshot.projects.companyId[p];
+}
+
 /** The items of GET /projects/list for the scope (JSON text): visible projects by name, then id. */
 export function flatListJson(snapshot: Snapshot, contractedDeveloperIds: readonly number[]): string {
   const scope = visibleScope(snapshot, contractedDeveloperIds);

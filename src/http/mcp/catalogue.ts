@@ -2,23 +2,22 @@ import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import type { AppDeps } from '../deps.js';
+import type { ProjectContactsData } from '../company-contacts.js';
+export type { ProjectContactsData };
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { applicationRejected, notFound } from '../errors.js';
-import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { toUnitModel } from '../presenters/units.js';
 import type { ApplicationResponse } from '../../contract/schemas/applications.js';
 import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQuery } from '../../contract/schemas/projects.js';
 import type { Developer } from '../../contract/schemas/reference.js';
 import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
-import { findProjectContacts } from '../../queries/contacts.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { findProjects } from '../../search/find-projects.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 import { projectDetailParts } from '../project-detail-body.js';
 import { jsonBody } from '../raw-json.js';
-import { unitDetailBody } from '../unit-detail-body.js';
 import { derivedOnce } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
 import { withPreparedJson } from './prepared-json.js';
@@ -35,7 +34,6 @@ import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 export type ProjectsPage = Static<typeof ProjectsPageSchema>;
 export type ProjectDetailData = Omit<ReturnType<typeof toProjectDetail>, 'nearby_facilities'> & { nearby_facilities: Static<typeof NearbyFacilities> };
 export type UnitData = ReturnType<typeof toUnitModel>;
-export type ProjectContactsData = ReturnType<typeof toProjectContacts>;
 export interface ApplicationOutcomeData {
   /** The REST 201's data: the full answer, or the private one for a key with private applications. */
   data: ApplicationResponse;
@@ -100,15 +98,16 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       const snapshot = await search.latest();
       const k = visibleUnitIndex(snapshot, auth, id);
       if (k < 0) throw notFound(messages.unitNotFound);
-      const body = await unitDetailBody(database, links, JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
+      const body = await deps.unitPages.body(JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
       if (!body) throw notFound(messages.unitNotFound);
       return (JSON.parse(body.parts.join('')) as { data: UnitData }).data;
     },
 
     async getProjectContacts(id) {
-      const row = await findProjectContacts(db, auth, id);
-      if (!row) throw notFound(messages.projectNotFound);
-      return toProjectContacts(row, links);
+      const snapshot = await search.latest();
+      const found = await deps.contacts.ofProject(snapshot, auth, id);
+      if (!found) throw notFound(messages.projectNotFound);
+      return found.data;
     },
 
     async listReference(list) {

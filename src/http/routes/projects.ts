@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { messages } from '../../domain/error-catalogue.js';
 import { polygonLine } from '../../domain/project-filters.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
-import { findProjectContacts } from '../../queries/contacts.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson, isVisibleProject } from '../../search/visibility.js';
 import { projectDetailParts } from '../project-detail-body.js';
@@ -11,9 +10,8 @@ import { sendKept, sendMade } from '../compressed-once.js';
 import type { AppDeps } from '../deps.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
-import { toProjectContacts } from '../presenters/contacts.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
-import { sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
+import { JSON_TYPE, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
 import { parseFields, selectableFields, selectJsonFields } from '../../contract/field-selection.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
@@ -36,8 +34,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search }) => {
-  const { db } = database;
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts }) => {
   /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
   async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
     // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
@@ -166,10 +163,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
         response: responses({ 200: Success(ProjectContacts, 'The developer and its staff.') }, [404], notFoundDescription),
       },
     },
-    async (request) => {
-      const row = await findProjectContacts(db, request.auth, request.params.id);
-      if (!row) throw notFound(messages.projectNotFound);
-      return ok(toProjectContacts(row, links));
+    async (request, reply) => {
+      const snapshot = await search.latest();
+      const found = await contacts.ofProject(snapshot, request.auth, request.params.id);
+      if (!found) throw notFound(messages.projectNotFound);
+      found.json ??= serializeText(reply, ok(found.data));
+      return reply.type(JSON_TYPE).send(found.json);
     },
   );
 };

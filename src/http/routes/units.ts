@@ -10,10 +10,9 @@ import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields } from '../../contract/field-selection.js';
 import { serializeText } from '../raw-json.js';
 import { sendKept, sendMade } from '../compressed-once.js';
-import { unitDetailBody } from '../unit-detail-body.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links, unitPages }) => {
   app.get(
     '/units/:id',
     {
@@ -45,7 +44,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
       const kept = sendKept(request, reply, snapshot, 'units', key);
       if (kept) return kept;
-      const body = await unitDetailBody(database, links, (envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
+      const body = await unitPages.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
       if (!body) throw notFound(messages.unitNotFound);
       return sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
     },
