@@ -122,7 +122,7 @@ export async function benchDriver(driver: DriverName, context: DriverContext): P
     for (const scenario of scenarios) {
       const result = await runScenario(server.url, server.pid, scenario, driver, sampler, context);
       results.push(result);
-      if (result.load) ceilingJobs.set(scenario.name, ceilingJobOf(scenario, result.bytes));
+      if (result.load) ceilingJobs.set(scenario.name, ceilingJobOf(scenario, result.wireBytes));
     }
     rssPeakMb = sampler.stop();
   } finally {
@@ -213,6 +213,7 @@ async function runScenario(
     method: scenario.request.method,
     path: '',
     bytes: 0,
+    wireBytes: 0,
     probeStatus: 0,
     problems: [],
     rssPeakMb: 0,
@@ -223,6 +224,7 @@ async function runScenario(
   result.path = probes[0].path;
   result.probeStatus = probes[0].status;
   result.bytes = median(probes.map((p) => p.bytes));
+  result.wireBytes = median(probes.map((p) => p.wireBytes));
   if (scenario.writes) result.probeCreated = probes.filter((p) => p.status === 201).length;
   const failed = probes.find((p) => p.status < 200 || p.status >= 300);
   if (failed) {
@@ -257,7 +259,7 @@ async function runScenario(
   log(
     `${driver} ${scenario.name}: ${Math.round(result.load.rps)} req/s, p50 ${ms(result.load, 'p50')}, p99 ${ms(result.load, 'p99')}` +
       (result.latency ? `; c=1 p50 ${ms(result.latency, 'p50')}` : '') +
-      `; ${result.bytes} B; RSS ${Math.round(result.rssPeakMb)} MB${errors ? `; ${errors} errors` : ''}`,
+      `; ${result.bytes} B${result.wireBytes !== result.bytes ? ` (${result.wireBytes} B sent)` : ''}; RSS ${Math.round(result.rssPeakMb)} MB${errors ? `; ${errors} errors` : ''}`,
   );
   return result;
 }

@@ -132,7 +132,10 @@ export function countStatus(runs: (LoadStats | undefined)[], status: number): nu
 export interface ProbeResult {
   path: string;
   status: number;
+  /** The body's size once decoded. */
   bytes: number;
+  /** The body's size as sent (Content-Length): smaller when it came compressed. */
+  wireBytes: number;
   body: string;
   ms: number;
 }
@@ -144,5 +147,8 @@ export async function probe(baseUrl: string, request: LoadRequest): Promise<Prob
   const started = performance.now();
   const response = await fetch(new URL(path, baseUrl), { method: request.method, headers: request.headers, body });
   const buffer = Buffer.from(await response.arrayBuffer());
-  return { path, status: response.status, bytes: buffer.length, body: buffer.toString('utf8'), ms: performance.now() - started };
+  // fetch decodes a compressed body; the ceiling is taken at the size that went over the wire.
+  const sent = Number(response.headers.get('content-length'));
+  const wireBytes = response.headers.get('content-encoding') && Number.isInteger(sent) && sent > 0 ? sent : buffer.length;
+  return { path, status: response.status, bytes: buffer.length, wireBytes, body: buffer.toString('utf8'), ms: performance.now() - started };
 }

@@ -16,8 +16,10 @@ export interface ScenarioResult {
   method: 'GET' | 'POST';
   /** Path of the first probe (for rotating ids: one of them). */
   path: string;
-  /** Body size of the typical response (median of the probes for rotating ids). */
+  /** Body size of the typical response (median of the probes for rotating ids), decoded. */
   bytes: number;
+  /** The same as sent: smaller for a compressed answer; the ceiling is taken at this size. */
+  wireBytes: number;
   probeStatus: number;
   /** Why the scenario did not run or what looks wrong with its answers. */
   problems: string[];

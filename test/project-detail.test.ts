@@ -212,6 +212,8 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
   it('a facility written without its served text (manual SQL, an older importer) gets it derived', async () => {
     await sql`UPDATE facilities SET data = data || '{"name": "Metro station (by hand)"}' WHERE source_id = 'T-NEAR'`.execute(t.db);
     await sql`INSERT INTO facilities (category, source_id, data) VALUES ('tourism', 'BY-HAND', '{"name": "Souk"}')`.execute(t.db);
+    // Served from the snapshot (a detail asked before is kept with it): from the writes' snapshot on.
+    await t.refresh();
     try {
       expect((await get('/projects/1')).json().data.nearby_facilities.transport[0].facility.name).toBe('Metro station (by hand)');
       const { rows } = await sql<{ facility: unknown }>`SELECT facility_json::jsonb AS facility FROM facilities WHERE source_id = 'BY-HAND'`.execute(t.db);
@@ -223,6 +225,7 @@ describe.each(drivers)('GET /projects/{id} and contacts (%s)', (driver) => {
         withRecords(baseBundle(), { facilities: [{ category: 'transport', source_id: 'T-NEAR', data: { name: 'Metro station', asset_latitude: AT.lat + 0.002, asset_longitude: AT.lng } }] }),
         { facilityLinkRadiusM: t.config.facilityLinkRadiusM },
       );
+      await t.refresh();
     }
   });
 

@@ -23,7 +23,8 @@ import { toProjectContacts } from './presenters/contacts.js';
  *
  * Read on the primary: an answer kept after a signal must not come from a replica that has not
  * replayed the change yet (the key cache's rule, src/http/app.ts). Without the primary, the replicas
- * answer and nothing is kept.
+ * answer and nothing is kept (readPrimaryFirst's fallback, written out here because what may be kept
+ * depends on which one answered).
  */
 
 export type ProjectContactsData = ReturnType<typeof toProjectContacts>;
@@ -35,7 +36,10 @@ export interface PreparedContacts {
 }
 
 export interface CompanyContacts {
-  /** The contacts of developer `companyId` as of `snapshot`'s catalogue; undefined when the company is gone. */
+  /**
+   * The contacts of developer `companyId`, kept with `snapshot` (read from the database as it is when
+   * first asked, which may be ahead of the snapshot); undefined when the company is gone.
+   */
   of(snapshot: Snapshot, companyId: number): Promise<PreparedContacts | undefined>;
   /** Those of the developer of a project the key sees in `snapshot`; undefined: not found (404). */
   ofProject(snapshot: Snapshot, scope: Pick<KeyScope, 'contracted_developer_ids'>, projectId: number): Promise<PreparedContacts | undefined>;

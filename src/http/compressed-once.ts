@@ -64,16 +64,16 @@ function compressedCache(bytes: number): LRUCache<string, Compressed> {
     maxSize: bytes,
     // A body larger than a quarter of the cache would push out too much: compressed every time.
     maxEntrySize: bytes / 4,
-    sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + 100,
+    sizeCalculation: entrySize,
   });
 }
 
+/** What an entry counts for in the caches' bounds: its bytes, its key's, and the entry itself. */
+const entrySize = (entry: { body: Buffer }, key: string) => entry.body.length + key.length * 2 + 100;
+
 function identityCache(bytes: number): LRUCache<string, Identity> {
-  return new LRUCache<string, Identity>({
-    maxSize: bytes,
-    maxEntrySize: IDENTITY_MAX_ENTRY,
-    sizeCalculation: (entry, key) => entry.body.length + key.length * 2 + 100,
-  });
+  // The bound is checked by sendMade on the body; the key's share must not refuse a body it let in.
+  return new LRUCache<string, Identity>({ maxSize: bytes, maxEntrySize: 2 * IDENTITY_MAX_ENTRY, sizeCalculation: entrySize });
 }
 
 function keptOf(snapshot: Snapshot): Kept {

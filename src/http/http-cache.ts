@@ -5,7 +5,8 @@ import { compressSync, negotiatedCoding, type ContentCoding } from './compressio
 /*
  * Conditional GETs for the keyed read operations. The ETag is a strong hash of the serialized body as
  * it is sent, so it differs wherever the body differs: another key's price vector or visibility, or
- * any change of the data. Nothing is stored on the server; a match saves the transfer, not the query.
+ * any change of the data. A match saves the transfer; the detail routes also keep their bodies with
+ * the search snapshot (compressed-once.ts), so a match there costs no query either.
  *
  * `Cache-Control: private, no-cache`: a browser or client may keep the response but must revalidate it
  * (If-None-Match) before each use, so a revoked key or changed price is never served from a cache;

@@ -99,6 +99,15 @@ export class SearchModel {
     if (this.snapshot.catalogueVersion < wanted) await this.refresh().catch(() => undefined);
   }
 
+  /**
+   * Whether a change past `snapshot` has been signalled (latest() gave up waiting for its build, or the
+   * build failed): what is kept with the snapshot is then not sent; the answer is made anew, and
+   * the detail routes read the database, which is ahead.
+   */
+  isBehind(snapshot: Snapshot): boolean {
+    return (this.options.changes?.catalogueVersion ?? 0) > snapshot.catalogueVersion;
+  }
+
   /** Number of snapshots built so far (1 after create); grows by one with every completed refresh. */
   get version(): number {
     return this.snapshot.generation;
