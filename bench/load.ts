@@ -145,7 +145,9 @@ export async function probe(baseUrl: string, request: LoadRequest): Promise<Prob
   const path = typeof request.path === 'string' ? request.path : request.path();
   const body = request.body === undefined ? undefined : typeof request.body === 'string' ? request.body : request.body();
   const started = performance.now();
-  const response = await fetch(new URL(path, baseUrl), { method: request.method, headers: request.headers, body });
+  // fetch asks for compression by itself; the load runs (autocannon) send only the scenario's headers.
+  const headers = Object.keys(request.headers).some((name) => name.toLowerCase() === 'accept-encoding') ? request.headers : { ...request.headers, 'accept-encoding': 'identity' };
+  const response = await fetch(new URL(path, baseUrl), { method: request.method, headers, body });
   const buffer = Buffer.from(await response.arrayBuffer());
   // fetch decodes a compressed body; the ceiling is taken at the size that went over the wire.
   const sent = Number(response.headers.get('content-length'));
