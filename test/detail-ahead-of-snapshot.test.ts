@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { unitPages, type UnitPages } from '../src/http/unit-detail-body.js';
+import { identityBodyRequests } from '../src/metrics/instruments.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -125,6 +126,41 @@ describe.each(drivers)('a snapshot behind the signalled catalogue (%s)', (driver
     expect(built).not.toBe(snapshot);
     expect(model.isBehind(built)).toBe(false);
     expect(model.isBehind(snapshot)).toBe(true);
+  });
+
+  it('a detail asked again while the signalled catalogue cannot be built is made anew, not sent as kept', async () => {
+    const signal = { catalogueVersion: 0, subscribe: () => () => {} };
+    let buildsFail = false;
+    const model = await SearchModel.create(t.db, {
+      links: linkBuilder(undefined),
+      changes: signal,
+      // The build's reader: failing, the previous snapshot stays in service (a database a build cannot read).
+      readFrom: async () => {
+        if (buildsFail) throw new Error('the build cannot read');
+        return t.db;
+      },
+    });
+    signal.catalogueVersion = model.current().catalogueVersion;
+    const app = await buildApp({ database: t.database, config: t.config, search: model, logger: false });
+    try {
+      const key = await t.key();
+      const get = () => app.inject({ method: 'GET', url: `/units/${UNIT_PAGED}`, headers: { 'x-api-key': key } });
+      const hits = async () => (await identityBodyRequests.get()).values.find((value) => value.labels.result === 'hit')?.value ?? 0;
+      const made = await get();
+      const before = await hits();
+      expect((await get()).body).toBe(made.body);
+      expect(await hits()).toBe(before + 1);
+
+      // A newer catalogue is signalled and its build fails: the same snapshot serves, nothing kept is sent.
+      buildsFail = true;
+      signal.catalogueVersion += 1;
+      const again = await get();
+      expect(model.isBehind(model.current())).toBe(true);
+      expect(again.statusCode).toBe(200);
+      expect(await hits()).toBe(before + 1);
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { compressedBodyRequests, identityBodyRequests } from '../metrics/instruments.js';
+import type { SearchModel } from '../search/search-model.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
 import { etagOf } from './http-cache.js';
@@ -97,11 +98,21 @@ function keptOf(snapshot: Snapshot): Kept {
  */
 
 /**
- * The body kept for `key` as this client takes it, sent: compressed bytes when it takes a coding, the
+ * The body kept for `key` with `snapshot`, as this client takes it, sent: compressed bytes when it takes a coding, the
  * identity body when it takes none (or the body is below the compression threshold); undefined when
  * none is kept.
  */
-export function sendKept(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string): FastifyReply | undefined {
+export function sendKept(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  search: Pick<SearchModel, 'isBehind'>,
+  snapshot: Snapshot,
+  kind: BodyKind,
+  key: string,
+): FastifyReply | undefined {
+  // Nothing kept is sent while a newer catalogue is signalled but not yet built: the route makes the
+  // answer, from the database, which is ahead.
+  if (search.isBehind(snapshot)) return undefined;
   const coding = acceptedCoding(request, reply);
   const kept = caches.get(snapshot);
   if (!kept) return undefined;

@@ -142,8 +142,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       // Everything the body depends on (the key's visibility is checked before anything kept is sent).
       const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
       if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
-      // Nothing kept is sent while a newer catalogue is signalled but not yet built (the database answers).
-      const kept = search.isBehind(snapshot) ? undefined : sendKept(request, reply, snapshot, 'projects', key);
+      const kept = sendKept(request, reply, search, snapshot, 'projects', key);
       if (kept) return kept;
       const body = await projectDetailParts(database, links, (envelope) => serializeText(reply, envelope), snapshot, detail);
       if (!body) throw notFound(messages.projectNotFound);

@@ -42,8 +42,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       if (k < 0) throw notFound(messages.unitNotFound);
       // Everything the body depends on (the key's visibility is settled above).
       const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
-      // Nothing kept is sent while a newer catalogue is signalled but not yet built (the database answers).
-      const kept = search.isBehind(snapshot) ? undefined : sendKept(request, reply, snapshot, 'units', key);
+      const kept = sendKept(request, reply, search, snapshot, 'units', key);
       if (kept) return kept;
       const body = await unitPages.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
       if (!body) throw notFound(messages.unitNotFound);
