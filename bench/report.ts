@@ -209,6 +209,31 @@ function searchTargets(result: DriverResult): Check[] {
   const list = find(result, 'projects-list');
   push('/projects/list req/s', '>= 1000 req/s', list && { actual: rps(list.load!.rps), pass: list.load!.rps >= 1000 });
   checks.push(...mapTargets(result));
+  checks.push(...detailTargets(result));
+  return checks;
+}
+
+/** Issue 25: details at memory speed, a lean page, compressed once, and the memory it may take. */
+function detailTargets(result: DriverResult): Check[] {
+  const { driver } = result;
+  const checks: Check[] = [];
+  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
+    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const ratio = (s: ScenarioResult) => (s.ratio === undefined ? 'no ceiling' : `${(s.ratio * 100).toFixed(1)} % of the ceiling`);
+  const units = find(result, 'unit-detail');
+  push('/units/{id} req/s (issue 25)', '>= 15000 req/s', units && { actual: rps(units.load!.rps), pass: units.load!.rps >= 15_000 });
+  push('/units/{id} / ceiling', '>= 25 %', units && { actual: ratio(units), pass: (units.ratio ?? 0) >= 0.25 });
+  const full = find(result, 'project-detail');
+  push('/projects/{id} full / ceiling', '>= 50 %', full && { actual: ratio(full), pass: (full.ratio ?? 0) >= 0.5 });
+  const br = find(result, 'project-detail-br');
+  push('/projects/{id} Accept-Encoding: br req/s', '>= 1500 req/s', br && { actual: rps(br.load!.rps), pass: br.load!.rps >= 1500 });
+  const lean = find(result, 'project-detail-lean');
+  push('lean project page req/s, size', '>= 8000 req/s, <= 30 KB', lean && {
+    actual: `${rps(lean.load!.rps)}, ${lean.bytes} B`,
+    pass: lean.load!.rps >= 8000 && lean.bytes <= 30 * 1024,
+  });
+  const rssLimit = driver === 'postgres' ? 350 : 500;
+  checks.push({ driver, name: 'server max RSS (issue 25)', expected: `<= ${rssLimit} MB`, actual: `${Math.round(result.rssPeakMb)} MB`, pass: result.rssPeakMb <= rssLimit });
   return checks;
 }
 
@@ -241,9 +266,24 @@ function driverParity(drivers: DriverResult[]): Check[] {
     const ratio = b.load!.rps / a.load!.rps;
     if (!worst || ratio < worst.ratio) worst = { name, ratio };
   }
-  if (!worst) return [];
-  return [{ driver: 'pglite', name: 'search req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`, pass: worst.ratio >= 0.8 }];
+  const checks: Check[] = [];
+  if (worst) checks.push({ driver: 'pglite', name: 'search req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`, pass: worst.ratio >= 0.8 });
+  // Issue 25: every detail scenario too.
+  let worstDetail: { name: string; ratio: number } | undefined;
+  for (const name of DETAIL_SCENARIOS) {
+    const [a, b] = [find(postgres, name), find(pglite, name)];
+    if (!a || !b) continue;
+    const ratio = b.load!.rps / a.load!.rps;
+    if (!worstDetail || ratio < worstDetail.ratio) worstDetail = { name, ratio };
+  }
+  if (worstDetail) {
+    const { name, ratio } = worstDetail;
+    checks.push({ driver: 'pglite', name: 'detail req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(ratio * 100).toFixed(0)} % (${name})`, pass: ratio >= 0.8 });
+  }
+  return checks;
 }
+
+const DETAIL_SCENARIOS = ['project-detail', 'project-detail-br', 'project-detail-lean', 'project-contacts', 'unit-detail'];
 
 // ---------------------------------------------------------------------------------------------------
 // Text output
