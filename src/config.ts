@@ -23,7 +23,8 @@ export interface Config {
   /**
    * NEARBY_IN_MEMORY=true: GET /projects/{id}'s nearby block is kept in the search snapshot and written
    * from memory (src/search/project-nearby.ts). Off by default: on L it is ~105 MB more per process and
-   * several seconds more per snapshot build, and its links grow with the facility link radius.
+   * several seconds more per snapshot build, and its links grow with the facility link radius; off,
+   * each project's links and each facility's text are kept as they are asked (src/http/nearby-on-demand.ts).
    */
   nearbyInMemory: boolean;
   logLevel: string;

@@ -11,6 +11,7 @@ import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../contract/
 import { ok } from '../contract/schemas/envelope.js';
 import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '../queries/project-detail.js';
 import { nearbyBlock } from '../search/project-nearby.js';
+import { nearbyOnDemand } from './nearby-on-demand.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { isVisibleProject } from '../search/visibility.js';
 import { toProjectDetail } from './presenters/project-detail.js';
@@ -21,7 +22,8 @@ import type { JsonPart } from './raw-json.js';
  *
  * From a snapshot (projectDetailParts): the nearby block, most of the bytes, is written from the
  * snapshot's compact form (src/search/project-nearby.ts) when the snapshot keeps one
- * (NEARBY_IN_MEMORY), else read with SQL with the rest; the rest (~2-10 kB: the project, its media,
+ * (NEARBY_IN_MEMORY), else from the links and facility texts kept as they are asked
+ * (src/http/nearby-on-demand.ts); the rest (~2-10 kB: the project, its media,
  * units in the key's prices, features) is the SQL path's own text, read once per snapshot, project,
  * price vector and currency and kept (bounded, least recently used first out). It is read in a
  * REPEATABLE READ transaction with the catalogue version, and kept only when the version is the
@@ -97,17 +99,6 @@ export async function projectDetailParts(
   const p = snapshot.indexOf.get(projectId);
   if (p === undefined || !isVisibleProject(snapshot, scope, projectId)) return undefined;
   const { nearby } = snapshot;
-  if (!nearby && (!request.fields || request.fields.has('nearby_facilities'))) {
-    // NEARBY_IN_MEMORY off: the block is the SQL path's, read with the rest at the snapshot's version,
-    // so that the body may still be kept with the snapshot (its ETag and compressed bytes).
-    const read = await readAtVersion(database, scope, projectId, request.nearby);
-    if (read.version !== snapshot.catalogueVersion) {
-      const parts = await sqlProjectDetailParts(database.db, links, serialize, request);
-      return parts && { parts, ofSnapshot: false };
-    }
-    const row = read.row;
-    return row && { parts: withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby)), ofSnapshot: true };
-  }
   const texts = textsOf(snapshot);
   const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
   let text = texts.get(key);
@@ -124,8 +115,14 @@ export async function projectDetailParts(
   }
   const parts = withNearby(text, request.fields, () => []);
   // A selection without the block: the text as it is.
-  if (parts.length === 1 || !nearby) return { parts, ofSnapshot: true };
+  if (parts.length === 1) return { parts, ofSnapshot: true };
   // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two).
-  const [before, after] = parts;
-  return { parts: [nearbyBlock(nearby, p, request.nearby, Buffer.from(before), Buffer.from(after))], ofSnapshot: true };
+  const [before, after] = parts.map((part) => Buffer.from(part));
+  const block = nearby
+    ? nearbyBlock(nearby, p, request.nearby, before, after)
+    : await nearbyOnDemand(database, snapshot, projectId, request.nearby, before, after);
+  if (block) return { parts: [block], ofSnapshot: true };
+  // The database is past the snapshot: its answer, whole, not kept.
+  const answer = await sqlProjectDetailParts(database.db, links, serialize, request);
+  return answer && { parts: answer, ofSnapshot: false };
 }

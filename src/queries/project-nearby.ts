@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { SUMMARY_FACILITY_FIELDS } from '../contract/nearby-facilities.js';
+import { SUMMARY_FACILITY_FIELDS, type NearbyForm } from '../contract/nearby-facilities.js';
 import { projectPublishedSql } from './visibility.js';
 
 /*
@@ -53,6 +53,16 @@ export function readNearbyLinks(db: Kysely<DB>, projectIds: readonly number[]) {
       'pfa.category',
       sql<string>`string_agg(concat(pfa.facility_id, ',', pfa.distance_m), ';' ORDER BY pfa.distance_m, pfa.facility_id)`.as('links'),
     ])
+    .execute();
+}
+
+/** The given facilities' texts in one form, as the snapshot reads them (GET /projects/{id}'s nearby block on demand). */
+export function readFacilityTexts(db: Kysely<DB>, facilityIds: readonly number[], form: NearbyForm) {
+  const text = form === 'summary' ? summaryFacilityJsonSql(sql.ref('f.facility_json')) : sql<string>`f.facility_json`;
+  return db
+    .selectFrom('facilities as f')
+    .where('f.id', '=', sql<number>`ANY(${sql.val(facilityIds)}::int[])`)
+    .select(['f.id', text.as('text')])
     .execute();
 }
 

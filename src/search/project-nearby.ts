@@ -12,21 +12,38 @@ import type { NearbyFacilityTextRow, NearbyLinkRow } from '../queries/project-ne
  * of the block is ever made. The SQL path (src/queries/project-detail.ts) stays the reference
  * (test/project-detail-differential.test.ts).
  */
-export interface ProjectNearby {
+export interface NearbyLinks {
+  /** Links of project p and category c (FACILITY_CATEGORIES order) at g = p * CATEGORIES + c: linkAt[g] .. linkAt[g] + linkCount[g] - 1. */
+  linkAt: Int32Array;
+  linkCount: Int32Array;
+  /** The facility of each link: an index into the texts (in the snapshot), or its id (nearby-on-demand). */
+  facility: Int32Array;
+  distance: Float64Array;
+}
+
+export interface ProjectNearby extends NearbyLinks {
   /** Facility texts: facility i is full[fullAt[i]] .. full[fullAt[i + 1]] (the same for summary). */
   full: Buffer;
   fullAt: Int32Array;
   summary: Buffer;
   summaryAt: Int32Array;
-  /** Links of project p and category c (FACILITY_CATEGORIES order) at g = p * CATEGORIES + c: linkAt[g] .. linkAt[g] + linkCount[g] - 1. */
-  linkAt: Int32Array;
-  linkCount: Int32Array;
-  facility: Int32Array;
-  distance: Float64Array;
 }
 
-const CATEGORIES = FACILITY_CATEGORIES.length;
-const categoryIndex = new Map<string, number>(FACILITY_CATEGORIES.map((category, c) => [category, c]));
+export const CATEGORIES = FACILITY_CATEGORIES.length;
+/** A category's index in FACILITY_CATEGORIES; undefined for one the block does not show. */
+export const categoryIndex: ReadonlyMap<string, number> = new Map<string, number>(FACILITY_CATEGORIES.map((category, c) => [category, c]));
+
+/** Calls `link` for each `facility_id,distance` of a link row's text (readNearbyLinks), in its order. */
+export function eachLink(text: string, link: (facilityId: number, distance: number) => void): void {
+  let at = 0;
+  while (at < text.length) {
+    const comma = text.indexOf(',', at);
+    let end = text.indexOf(';', comma);
+    if (end < 0) end = text.length;
+    link(Number(text.slice(at, comma)), Number(text.slice(comma + 1, end)));
+    at = end + 1;
+  }
+}
 
 /** Facility texts as one buffer with offsets. */
 function joinedBytes(texts: readonly string[]): { bytes: Buffer; at: Int32Array } {
@@ -73,17 +90,11 @@ export class ProjectNearbyBuilder {
       if (p === undefined || c === undefined) continue;
       const g = p * CATEGORIES + c;
       this.linkAt[g] = this.links;
-      const text = row.links;
-      let at = 0;
-      while (at < text.length) {
-        const comma = text.indexOf(',', at);
-        let end = text.indexOf(';', comma);
-        if (end < 0) end = text.length;
-        const index = this.facilityIndex.get(Number(text.slice(at, comma)));
-        if (index === undefined) throw new Error(`project nearby: facility ${text.slice(at, comma)} not read`);
-        this.push(index, Number(text.slice(comma + 1, end)));
-        at = end + 1;
-      }
+      eachLink(row.links, (facilityId, distance) => {
+        const index = this.facilityIndex.get(facilityId);
+        if (index === undefined) throw new Error(`project nearby: facility ${facilityId} not read`);
+        this.push(index, distance);
+      });
       this.linkCount[g] = this.links - this.linkAt[g];
     }
   }
@@ -140,38 +151,64 @@ const BLOCK_TAIL = Buffer.from(']}');
 const NOTHING = Buffer.alloc(0);
 
 /**
- * The block of project index p as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: per
- * category, the links closer than the radius, the nearest `limit` of them, each facility full or summary.
- * Written between `before` and `after` (the rest of the body) in one allocation: the body is sent as it is.
+ * The links the block of project index p shows, as the SQL path chooses them: per category, those
+ * closer than the radius, the nearest `limit` of them; -1 ends each category.
  */
-export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+export function shownLinks(links: NearbyLinks, p: number, options: NearbyOptions): number[] {
   const radius = options.amenitiesRadiusM ?? Number.POSITIVE_INFINITY;
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
   const shown: number[] = [];
-  const distances: string[] = [];
-  let size = before.length + BLOCK_TAIL.length + after.length;
   for (let c = 0; c < CATEGORIES; c++) {
     const g = p * CATEGORIES + c;
-    size += categoryHeads[c].length;
     let taken = 0;
-    for (let i = nearby.linkAt[g], end = i + nearby.linkCount[g]; i < end && taken < limit; i++) {
+    for (let i = links.linkAt[g], end = i + links.linkCount[g]; i < end && taken < limit; i++) {
       // As the SQL's `distance_m < radius` (a NaN distance is never shown).
-      if (!(nearby.distance[i] < radius)) continue;
-      const text = float8Text(nearby.distance[i]);
-      const f = nearby.facility[i];
+      if (!(links.distance[i] < radius)) continue;
       shown.push(i);
-      distances.push(text);
-      size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + text.length + ENTRY_FACILITY.length + (at[f + 1] - at[f]) + 1;
       taken++;
     }
     shown.push(-1);
   }
+  return shown;
+}
+
+/** The block of project index p from the snapshot's compact form (nearbyTexts gives each facility's bytes). */
+export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+  const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
+  return writeNearbyBlock(nearby, shownLinks(nearby, p, options), (f) => texts.subarray(at[f], at[f + 1]), before, after);
+}
+
+/**
+ * The block as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: the `shown` links (shownLinks)
+ * with their distance and facility text (`text` of the link's facility), written between `before` and
+ * `after` (the rest of the body) in one allocation: the body is sent as it is.
+ */
+export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], text: (facility: number) => Buffer, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+  const distances: string[] = [];
+  const texts: Buffer[] = [];
+  let size = before.length + BLOCK_TAIL.length + after.length;
+  let c = 0;
+  let taken = 0;
+  size += categoryHeads[0].length;
+  for (const i of shown) {
+    if (i < 0) {
+      c++;
+      taken = 0;
+      if (c < CATEGORIES) size += categoryHeads[c].length;
+      continue;
+    }
+    const distance = float8Text(links.distance[i]);
+    const facility = text(links.facility[i]);
+    distances.push(distance);
+    texts.push(facility);
+    size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + distance.length + ENTRY_FACILITY.length + facility.length + 1;
+    taken++;
+  }
   const block = Buffer.allocUnsafe(size);
   let offset = before.copy(block, 0);
-  let c = 0;
   let first = true;
   let d = 0;
+  c = 0;
   offset += categoryHeads[0].copy(block, offset);
   for (const i of shown) {
     if (i < 0) {
@@ -183,10 +220,9 @@ export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOpt
     if (!first) block[offset++] = 0x2c;
     first = false;
     offset += ENTRY_HEAD.copy(block, offset);
-    offset += block.write(distances[d++], offset, 'latin1');
+    offset += block.write(distances[d], offset, 'latin1');
     offset += ENTRY_FACILITY.copy(block, offset);
-    const f = nearby.facility[i];
-    offset += texts.copy(block, offset, at[f], at[f + 1]);
+    offset += texts[d++].copy(block, offset);
     block[offset++] = 0x7d;
   }
   offset += BLOCK_TAIL.copy(block, offset);
