@@ -20,8 +20,8 @@ import type { Snapshot } from '../search/snapshot.js';
  * client taking no compression had every full detail made by the database (70 req/s on L).
  */
 
-/** Bytes kept per snapshot: every facility's full text on L is ~49 MB, the summaries ~6 MB. */
-export const NEARBY_ON_DEMAND_BYTES = { links: 16 * 1024 * 1024, full: 64 * 1024 * 1024, summary: 8 * 1024 * 1024 } as const;
+/** Bytes kept per snapshot: every facility's full text on L is ~49 MB; a project's links ~48 bytes each (~41 kB for a central project of L, so 32 MB hold ~800 of them). */
+export const NEARBY_ON_DEMAND_BYTES = { links: 32 * 1024 * 1024, full: 64 * 1024 * 1024, summary: 8 * 1024 * 1024 } as const;
 
 interface Kept {
   links: LRUCache<number, NearbyLinks>;
@@ -35,7 +35,7 @@ function keptOf(snapshot: Snapshot): Kept {
   if (!entry) {
     const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 64 });
     entry = {
-      links: new LRUCache<number, NearbyLinks>({ maxSize: NEARBY_ON_DEMAND_BYTES.links, sizeCalculation: (links) => links.facility.length * 12 + 128 }),
+      links: new LRUCache<number, NearbyLinks>({ maxSize: NEARBY_ON_DEMAND_BYTES.links, sizeCalculation: (links) => links.facility.length * 48 + 128 }),
       texts: { full: texts(NEARBY_ON_DEMAND_BYTES.full), summary: texts(NEARBY_ON_DEMAND_BYTES.summary) },
     };
     kept.set(snapshot, entry);
@@ -45,29 +45,33 @@ function keptOf(snapshot: Snapshot): Kept {
 
 /** One project's links (readNearbyLinks' rows) as the snapshot's form holds them for project index 0, facility ids in place of indexes. */
 function projectLinks(rows: readonly { category: string; links: string }[]): NearbyLinks {
-  const byCategory: { facility: number[]; distance: number[] }[] = Array.from({ length: CATEGORIES }, () => ({ facility: [], distance: [] }));
+  const byCategory: { facility: number[]; distance: number[]; text: string[] }[] = Array.from({ length: CATEGORIES }, () => ({ facility: [], distance: [], text: [] }));
   for (const row of rows) {
     const c = categoryIndex.get(row.category);
     // A category the block does not show (the SQL path leaves it out too).
     if (c === undefined) continue;
-    eachLink(row.links, (facilityId, distance) => {
+    eachLink(row.links, (facilityId, distance, text) => {
       byCategory[c].facility.push(facilityId);
       byCategory[c].distance.push(distance);
+      byCategory[c].text.push(text);
     });
   }
   const linkAt = new Int32Array(CATEGORIES);
   const linkCount = new Int32Array(CATEGORIES);
   const facility: number[] = [];
   const distance: number[] = [];
+  // The distance as the SQL path writes it (PostgreSQL's own float8 text), so no request formats it.
+  const distanceText: string[] = [];
   byCategory.forEach((links, c) => {
     linkAt[c] = facility.length;
     linkCount[c] = links.facility.length;
     for (let i = 0; i < links.facility.length; i++) {
       facility.push(links.facility[i]);
       distance.push(links.distance[i]);
+      distanceText.push(links.text[i]);
     }
   });
-  return { linkAt, linkCount, facility: Int32Array.from(facility), distance: Float64Array.from(distance) };
+  return { linkAt, linkCount, facility: Int32Array.from(facility), distance: Float64Array.from(distance), distanceText };
 }
 
 /**
@@ -77,41 +81,42 @@ function projectLinks(rows: readonly { category: string; links: string }[]): Nea
 export async function nearbyOnDemand(database: Database, snapshot: Snapshot, projectId: number, options: NearbyOptions, before: Buffer, after: Buffer): Promise<Buffer | undefined> {
   const { links: keptLinks, texts: keptTexts } = keptOf(snapshot);
   const form = options.form ?? 'full';
-  const texts = new Map<number, Buffer>();
+  // Each shown link's facility text, by link index; the facilities not kept are read.
+  const found: Buffer[] = [];
+  const gather = (links: NearbyLinks, shown: readonly number[]): number[] => {
+    const absent = new Set<number>();
+    for (const i of shown) {
+      if (i < 0) continue;
+      const text = keptTexts[form].get(links.facility[i]);
+      if (text) found[i] = text;
+      else absent.add(links.facility[i]);
+    }
+    return [...absent];
+  };
   let links = keptLinks.get(projectId);
   let shown = links && shownLinks(links, 0, options);
-  const missing = (candidate: NearbyLinks, indexes: readonly number[]) => {
-    const ids: number[] = [];
-    for (const i of indexes) {
-      if (i < 0) continue;
-      const id = candidate.facility[i];
-      if (texts.has(id)) continue;
-      const text = keptTexts[form].get(id);
-      if (text) texts.set(id, text);
-      else ids.push(id);
-    }
-    return ids;
-  };
-  const absent = links && shown ? missing(links, shown) : [];
+  const absent = links && shown ? gather(links, shown) : [];
   if (!links || absent.length > 0) {
     const read = await readAtCatalogueVersion(database, async (trx) => {
       const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
       const readShown = shown ?? shownLinks(readLinks, 0, options);
-      const ids = links ? absent : missing(readLinks, readShown);
+      const ids = links ? absent : gather(readLinks, readShown);
       return { links: readLinks, shown: readShown, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
     });
     if (read.version !== snapshot.catalogueVersion) return undefined;
     ({ links, shown } = read.value);
     if (!keptLinks.has(projectId)) keptLinks.set(projectId, links);
+    const texts = new Map<number, Buffer>();
     for (const row of read.value.rows) {
       const text = Buffer.from(row.text ?? '{}');
       texts.set(row.id, text);
       keptTexts[form].set(row.id, text);
     }
+    for (const i of shown) if (i >= 0 && !found[i]) found[i] = texts.get(links.facility[i])!;
   }
-  return writeNearbyBlock(links, shown!, (id) => {
-    const text = texts.get(id);
-    if (!text) throw new Error(`nearby on demand: facility ${id} not read`);
+  return writeNearbyBlock(links, shown!, (i) => {
+    const text = found[i];
+    if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
     return text;
   }, before, after);
 }

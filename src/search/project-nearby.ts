@@ -19,6 +19,8 @@ export interface NearbyLinks {
   /** The facility of each link: an index into the texts (in the snapshot), or its id (nearby-on-demand). */
   facility: Int32Array;
   distance: Float64Array;
+  /** Each link's distance as the SQL path writes it, when kept (nearby-on-demand); else float8Text(distance). */
+  distanceText?: readonly string[];
 }
 
 export interface ProjectNearby extends NearbyLinks {
@@ -33,14 +35,15 @@ export const CATEGORIES = FACILITY_CATEGORIES.length;
 /** A category's index in FACILITY_CATEGORIES; undefined for one the block does not show. */
 export const categoryIndex: ReadonlyMap<string, number> = new Map<string, number>(FACILITY_CATEGORIES.map((category, c) => [category, c]));
 
-/** Calls `link` for each `facility_id,distance` of a link row's text (readNearbyLinks), in its order. */
-export function eachLink(text: string, link: (facilityId: number, distance: number) => void): void {
+/** Calls `link` for each `facility_id,distance` of a link row's text (readNearbyLinks), in its order (with the distance's text). */
+export function eachLink(text: string, link: (facilityId: number, distance: number, distanceText: string) => void): void {
   let at = 0;
   while (at < text.length) {
     const comma = text.indexOf(',', at);
     let end = text.indexOf(';', comma);
     if (end < 0) end = text.length;
-    link(Number(text.slice(at, comma)), Number(text.slice(comma + 1, end)));
+    const distance = text.slice(comma + 1, end);
+    link(Number(text.slice(at, comma)), Number(distance), distance);
     at = end + 1;
   }
 }
@@ -175,15 +178,16 @@ export function shownLinks(links: NearbyLinks, p: number, options: NearbyOptions
 /** The block of project index p from the snapshot's compact form (nearbyTexts gives each facility's bytes). */
 export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
   const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
-  return writeNearbyBlock(nearby, shownLinks(nearby, p, options), (f) => texts.subarray(at[f], at[f + 1]), before, after);
+  const { facility } = nearby;
+  return writeNearbyBlock(nearby, shownLinks(nearby, p, options), (i) => texts.subarray(at[facility[i]], at[facility[i] + 1]), before, after);
 }
 
 /**
  * The block as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: the `shown` links (shownLinks)
- * with their distance and facility text (`text` of the link's facility), written between `before` and
+ * with their distance and facility text (`text` of link i), written between `before` and
  * `after` (the rest of the body) in one allocation: the body is sent as it is.
  */
-export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], text: (facility: number) => Buffer, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], text: (link: number) => Buffer, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
   const distances: string[] = [];
   const texts: Buffer[] = [];
   let size = before.length + BLOCK_TAIL.length + after.length;
@@ -197,8 +201,8 @@ export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], t
       if (c < CATEGORIES) size += categoryHeads[c].length;
       continue;
     }
-    const distance = float8Text(links.distance[i]);
-    const facility = text(links.facility[i]);
+    const distance = links.distanceText?.[i] ?? float8Text(links.distance[i]);
+    const facility = text(i);
     distances.push(distance);
     texts.push(facility);
     size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + distance.length + ENTRY_FACILITY.length + facility.length + 1;
