@@ -13,6 +13,7 @@ import { importBundle } from '../src/import/import-bundle.js';
 import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findProjectDetail } from '../src/queries/project-detail.js';
 import { float8Text } from '../src/search/project-nearby.js';
+import { nearbyBlockRequests } from '../src/metrics/instruments.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
@@ -240,6 +241,28 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
       expect(b.rawPayload.equals(a.rawPayload)).toBe(true);
       expect(b.headers.etag).toBe(a.headers.etag);
     }
+  });
+
+  it.runIf(mode === 'on demand')('keeps the links and facility texts it read: asked again with other options, nothing is read', async () => {
+    const { secret } = await keyFor('first', 3.25);
+    const count = async (result: string) => (await nearbyBlockRequests.get()).values.find((value) => value.labels.result === result)?.value ?? 0;
+    const ask = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `/projects/${PROJECT_IDS[0]}?${query}`, headers: { 'x-api-key': secret } });
+      expect(res.statusCode).toBe(200);
+    };
+    // A snapshot of its own, so that nothing asked by the tests before is kept.
+    await oddDistances();
+    const [hits, misses] = [await count('hit'), await count('miss')];
+    await ask('nearby=summary&nearby_limit=2');
+    expect([await count('hit') - hits, await count('miss') - misses]).toEqual([0, 1]);
+    // Fewer of the same facilities, and a field selection (a body not kept): links and texts from memory.
+    await ask('nearby=summary&nearby_limit=1&fields=name,nearby_facilities');
+    expect([await count('hit') - hits, await count('miss') - misses]).toEqual([1, 1]);
+    // The full form's texts were not read yet.
+    await ask('nearby_limit=1');
+    expect([await count('hit') - hits, await count('miss') - misses]).toEqual([1, 2]);
+    await ask('nearby_limit=1&fields=nearby_facilities');
+    expect([await count('hit') - hits, await count('miss') - misses]).toEqual([2, 2]);
   });
 
   it('serves the next import on the next request (no refresh asked), and still agrees with the SQL path', async () => {

@@ -6,6 +6,7 @@ import type { NearbyOptions } from '../queries/project-detail.js';
 import { readFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js';
 import { CATEGORIES, categoryIndex, eachLink, shownLinks, writeNearbyBlock, type NearbyLinks } from '../search/project-nearby.js';
 import type { Snapshot } from '../search/snapshot.js';
+import { nearbyBlockRequests } from '../metrics/instruments.js';
 
 /*
  * GET /projects/{id}'s nearby block on demand (the default; NEARBY_IN_MEMORY keeps every project's in
@@ -96,14 +97,19 @@ export async function nearbyOnDemand(database: Database, snapshot: Snapshot, pro
   let links = keptLinks.get(projectId);
   let shown = links && shownLinks(links, 0, options);
   const absent = links && shown ? gather(links, shown) : [];
-  if (!links || absent.length > 0) {
+  if (links && absent.length === 0) nearbyBlockRequests.inc({ result: 'hit' });
+  else {
     const read = await readAtCatalogueVersion(database, async (trx) => {
       const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
       const readShown = shown ?? shownLinks(readLinks, 0, options);
       const ids = links ? absent : gather(readLinks, readShown);
       return { links: readLinks, shown: readShown, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
     });
-    if (read.version !== snapshot.catalogueVersion) return undefined;
+    if (read.version !== snapshot.catalogueVersion) {
+      nearbyBlockRequests.inc({ result: 'ahead' });
+      return undefined;
+    }
+    nearbyBlockRequests.inc({ result: 'miss' });
     ({ links, shown } = read.value);
     if (!keptLinks.has(projectId)) keptLinks.set(projectId, links);
     const texts = new Map<number, Buffer>();

@@ -87,6 +87,13 @@ export const compressedBodyRequests = new Counter({
   registers: [registry],
 });
 
+export const nearbyBlockRequests = new Counter({
+  name: 'catalogue_nearby_block_requests_total',
+  help: 'GET /projects/{id} nearby blocks written from what is kept as asked (without NEARBY_IN_MEMORY), by result: hit (the project\'s links and every facility text shown were kept), miss (some read and kept), ahead (the database was past the snapshot: the answer made by SQL, not kept).',
+  labelNames: ['result'] as const,
+  registers: [registry],
+});
+
 export const contactsRequests = new Counter({
   name: 'catalogue_contacts_requests_total',
   help: 'GET /projects/{id}/contacts answers, by result: hit (the developer\'s contacts kept in memory), miss (read from the database and kept), bypass (read, not kept: change signal reconnecting or primary down).',
