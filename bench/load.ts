@@ -12,6 +12,8 @@ import autocannon from 'autocannon';
 const { prototype: pipelinedRequests } = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as {
   prototype: { addBody(data: Buffer): void };
 };
+// An internal of autocannon's: if a version renames it, fail here rather than measure the client again.
+if (typeof pipelinedRequests.addBody !== 'function') throw new Error('autocannon: PipelinedRequestsQueue.addBody not found; see bench/load.ts');
 pipelinedRequests.addBody = () => {};
 
 /*

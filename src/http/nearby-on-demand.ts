@@ -21,7 +21,7 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
  * client taking no compression had every full detail made by the database (70 req/s on L).
  */
 
-/** Bytes kept per snapshot: every facility's full text on L is ~49 MB; a project's links ~48 bytes each (~41 kB for a central project of L, so 32 MB hold ~800 of them). */
+/** Bytes kept per snapshot: every facility's full text on L is ~49 MB; a project's links ~35 bytes each (~30 kB for a central project of L, so 32 MB hold ~1,100 of them). */
 export const NEARBY_ON_DEMAND_BYTES = { links: 32 * 1024 * 1024, full: 64 * 1024 * 1024, summary: 8 * 1024 * 1024 } as const;
 
 interface Kept {
@@ -34,9 +34,9 @@ const kept = new WeakMap<Snapshot, Kept>();
 function keptOf(snapshot: Snapshot): Kept {
   let entry = kept.get(snapshot);
   if (!entry) {
-    const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 64 });
+    const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150 });
     entry = {
-      links: new LRUCache<number, NearbyLinks>({ maxSize: NEARBY_ON_DEMAND_BYTES.links, sizeCalculation: (links) => links.facility.length * 48 + 128 }),
+      links: new LRUCache<number, NearbyLinks>({ maxSize: NEARBY_ON_DEMAND_BYTES.links, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
       texts: { full: texts(NEARBY_ON_DEMAND_BYTES.full), summary: texts(NEARBY_ON_DEMAND_BYTES.summary) },
     };
     kept.set(snapshot, entry);
@@ -61,18 +61,23 @@ function projectLinks(rows: readonly { category: string; links: string }[]): Nea
   const linkCount = new Int32Array(CATEGORIES);
   const facility: number[] = [];
   const distance: number[] = [];
-  // The distance as the SQL path writes it (PostgreSQL's own float8 text), so no request formats it.
-  const distanceText: string[] = [];
+  // The distance as the SQL path writes it (PostgreSQL's own float8 text), so no request formats it:
+  // ASCII, in one buffer (strings sliced from the row's text would keep the whole text alive).
+  const texts: string[] = [];
   byCategory.forEach((links, c) => {
     linkAt[c] = facility.length;
     linkCount[c] = links.facility.length;
     for (let i = 0; i < links.facility.length; i++) {
       facility.push(links.facility[i]);
       distance.push(links.distance[i]);
-      distanceText.push(links.text[i]);
+      texts.push(links.text[i]);
     }
   });
-  return { linkAt, linkCount, facility: Int32Array.from(facility), distance: Float64Array.from(distance), distanceText };
+  const at = new Int32Array(texts.length + 1);
+  texts.forEach((text, i) => (at[i + 1] = at[i] + text.length));
+  const bytes = Buffer.allocUnsafeSlow(at[texts.length]);
+  texts.forEach((text, i) => bytes.write(text, at[i], 'latin1'));
+  return { linkAt, linkCount, facility: Int32Array.from(facility), distance: Float64Array.from(distance), distanceText: { bytes, at } };
 }
 
 /**
@@ -114,7 +119,10 @@ export async function nearbyOnDemand(database: Database, snapshot: Snapshot, pro
     if (!keptLinks.has(projectId)) keptLinks.set(projectId, links);
     const texts = new Map<number, Buffer>();
     for (const row of read.value.rows) {
-      const text = Buffer.from(row.text ?? '{}');
+      // Memory of its own: a small Buffer.from(string) is cut from Node's shared 8 kB pool, and one kept
+      // text would hold its whole slab (and whatever else was cut from it) alive.
+      const text = Buffer.allocUnsafeSlow(Buffer.byteLength(row.text));
+      text.write(row.text);
       texts.set(row.id, text);
       keptTexts[form].set(row.id, text);
     }

@@ -19,8 +19,8 @@ export interface NearbyLinks {
   /** The facility of each link: an index into the texts (in the snapshot), or its id (nearby-on-demand). */
   facility: Int32Array;
   distance: Float64Array;
-  /** Each link's distance as the SQL path writes it, when kept (nearby-on-demand); else float8Text(distance). */
-  distanceText?: readonly string[];
+  /** Each link's distance as the SQL path writes it, when kept (nearby-on-demand): link i is bytes[at[i]] .. bytes[at[i + 1]]; else float8Text(distance). */
+  distanceText?: { bytes: Buffer; at: Int32Array };
 }
 
 export interface ProjectNearby extends NearbyLinks {
@@ -188,6 +188,7 @@ export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOpt
  * `after` (the rest of the body) in one allocation: the body is sent as it is.
  */
 export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], text: (link: number) => Buffer, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+  const kept = links.distanceText;
   const distances: string[] = [];
   const texts: Buffer[] = [];
   let size = before.length + BLOCK_TAIL.length + after.length;
@@ -201,11 +202,16 @@ export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], t
       if (c < CATEGORIES) size += categoryHeads[c].length;
       continue;
     }
-    const distance = links.distanceText?.[i] ?? float8Text(links.distance[i]);
+    let distanceLength: number;
+    if (kept) distanceLength = kept.at[i + 1] - kept.at[i];
+    else {
+      const distance = float8Text(links.distance[i]);
+      distances.push(distance);
+      distanceLength = distance.length;
+    }
     const facility = text(i);
-    distances.push(distance);
     texts.push(facility);
-    size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + distance.length + ENTRY_FACILITY.length + facility.length + 1;
+    size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + distanceLength + ENTRY_FACILITY.length + facility.length + 1;
     taken++;
   }
   const block = Buffer.allocUnsafe(size);
@@ -224,7 +230,7 @@ export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], t
     if (!first) block[offset++] = 0x2c;
     first = false;
     offset += ENTRY_HEAD.copy(block, offset);
-    offset += block.write(distances[d], offset, 'latin1');
+    offset += kept ? kept.bytes.copy(block, offset, kept.at[i], kept.at[i + 1]) : block.write(distances[d], offset, 'latin1');
     offset += ENTRY_FACILITY.copy(block, offset);
     offset += texts[d++].copy(block, offset);
     block[offset++] = 0x7d;
