@@ -171,8 +171,7 @@ const UNCACHED_SCENARIOS = ['projects-unit-tags-uncached', 'projects-worst-uncac
 function searchTargets(result: DriverResult): Check[] {
   const { driver } = result;
   const checks: Check[] = [];
-  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
-    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const push = pushTo(checks, driver);
   const searches = SEARCH_SCENARIOS.map((name) => find(result, name)).filter((s): s is ScenarioResult => s !== undefined);
   const slowest = searches.reduce<ScenarioResult | undefined>((low, s) => (!low || s.load!.rps < low.load!.rps ? s : low), undefined);
   push('every /projects scenario req/s', '>= 1000 req/s', slowest && { actual: `${rps(slowest.load!.rps)} (${slowest.scenario})`, pass: slowest.load!.rps >= 1000 });
@@ -213,12 +212,15 @@ function searchTargets(result: DriverResult): Check[] {
   return checks;
 }
 
+/** A check of `driver` pushed onto `checks`; 'not run' when nothing was measured. */
+const pushTo = (checks: Check[], driver: DriverName) => (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
+  checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+
 /** Issue 25: details at memory speed, a lean page, compressed once, and the memory it may take. */
 function detailTargets(result: DriverResult): Check[] {
   const { driver } = result;
   const checks: Check[] = [];
-  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
-    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const push = pushTo(checks, driver);
   const ratio = (s: ScenarioResult) => (s.ratio === undefined ? 'no ceiling' : `${(s.ratio * 100).toFixed(1)} % of the ceiling`);
   const units = find(result, 'unit-detail');
   push('/units/{id} req/s (issue 25)', '>= 15000 req/s', units && { actual: rps(units.load!.rps), pass: units.load!.rps >= 15_000 });
@@ -241,8 +243,7 @@ function detailTargets(result: DriverResult): Check[] {
 function mapTargets(result: DriverResult): Check[] {
   const { driver } = result;
   const checks: Check[] = [];
-  const push = (name: string, expected: string, measured: { actual: string; pass: boolean } | undefined) =>
-    checks.push({ driver, name, expected, actual: measured?.actual ?? 'not run', pass: measured?.pass });
+  const push = pushTo(checks, driver);
   const atLeast = (scenario: ScenarioResult | undefined, minimum: number) =>
     scenario && { actual: `${rps(scenario.load!.rps)}, p99 ${ms(p99(scenario))}`, pass: scenario.load!.rps >= minimum && p99(scenario) <= 30 };
   const clusters = find(result, 'clusters-dubai');
@@ -259,27 +260,24 @@ function driverParity(drivers: DriverResult[]): Check[] {
   const postgres = drivers.find((d) => d.driver === 'postgres');
   const pglite = drivers.find((d) => d.driver === 'pglite');
   if (!postgres || !pglite) return [];
-  let worst: { name: string; ratio: number } | undefined;
-  for (const name of [...SEARCH_SCENARIOS, ...UNCACHED_SCENARIOS, 'projects-list']) {
-    const [a, b] = [find(postgres, name), find(pglite, name)];
-    if (!a || !b) continue;
-    const ratio = b.load!.rps / a.load!.rps;
-    if (!worst || ratio < worst.ratio) worst = { name, ratio };
-  }
+  // The scenario where PGlite is furthest behind PostgreSQL.
+  const worstOf = (names: readonly string[]) => {
+    let worst: { name: string; ratio: number } | undefined;
+    for (const name of names) {
+      const [a, b] = [find(postgres, name), find(pglite, name)];
+      if (!a || !b) continue;
+      const ratio = b.load!.rps / a.load!.rps;
+      if (!worst || ratio < worst.ratio) worst = { name, ratio };
+    }
+    return worst;
+  };
   const checks: Check[] = [];
-  if (worst) checks.push({ driver: 'pglite', name: 'search req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`, pass: worst.ratio >= 0.8 });
+  const parity = (label: string, worst: { name: string; ratio: number } | undefined) => {
+    if (worst) checks.push({ driver: 'pglite', name: label, expected: '>= 80 %', actual: `${(worst.ratio * 100).toFixed(0)} % (${worst.name})`, pass: worst.ratio >= 0.8 });
+  };
+  parity('search req/s vs PostgreSQL', worstOf([...SEARCH_SCENARIOS, ...UNCACHED_SCENARIOS, 'projects-list']));
   // Issue 25: every detail scenario too.
-  let worstDetail: { name: string; ratio: number } | undefined;
-  for (const name of DETAIL_SCENARIOS) {
-    const [a, b] = [find(postgres, name), find(pglite, name)];
-    if (!a || !b) continue;
-    const ratio = b.load!.rps / a.load!.rps;
-    if (!worstDetail || ratio < worstDetail.ratio) worstDetail = { name, ratio };
-  }
-  if (worstDetail) {
-    const { name, ratio } = worstDetail;
-    checks.push({ driver: 'pglite', name: 'detail req/s vs PostgreSQL', expected: '>= 80 %', actual: `${(ratio * 100).toFixed(0)} % (${name})`, pass: ratio >= 0.8 });
-  }
+  parity('detail req/s vs PostgreSQL', worstOf(DETAIL_SCENARIOS));
   return checks;
 }
 
