@@ -1,3 +1,4 @@
+import { DEFAULT_DETAIL_CACHE_MB } from './http/detail-cache-budget.js';
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_FOR_MS } from './domain/webhook-retry.js';
 
 /*
@@ -27,6 +28,8 @@ export interface Config {
    * each project's links and each facility's text are kept as they are asked (src/http/nearby-on-demand.ts).
    */
   nearbyInMemory: boolean;
+  /** DETAIL_CACHE_MB: the memory the detail routes may keep per snapshot, split by fixed shares (src/http/detail-cache-budget.ts). */
+  detailCacheMb: number;
   logLevel: string;
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
   rateLimit: RateLimitConfig | undefined;
@@ -211,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     nearbyInMemory: booleanVariable(env, 'NEARBY_IN_MEMORY', false),
+    detailCacheMb: positiveNumber(env, 'DETAIL_CACHE_MB', 'MB') ?? DEFAULT_DETAIL_CACHE_MB,
     logLevel,
     rateLimit: rateLimitConfig(env),
     webhooks: webhookConfig(env),

@@ -14,6 +14,9 @@ import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findProjectDetail } from '../src/queries/project-detail.js';
 import { float8Text } from '../src/search/project-nearby.js';
 import { nearbyBlockRequests } from '../src/metrics/instruments.js';
+import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
+import { nearbyKeptBytes } from '../src/http/nearby-on-demand.js';
+import { identityBodies } from '../src/http/compressed-once.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
@@ -140,11 +143,15 @@ describe('float8Text', () => {
 
 // NEARBY_IN_MEMORY on: the block written from the snapshot; off (the default): from the links and facility
 // texts kept as they are asked (src/http/nearby-on-demand.ts), read at the snapshot's version.
-const modes = drivers.flatMap((driver) => [[driver, 'in memory'] as const, [driver, 'on demand'] as const]);
+// 'on demand, small budget': DETAIL_CACHE_MB so small (~31 kB in all) that most links, facility texts,
+// envelopes and bodies are refused or pushed out between requests: answers must not depend on what is kept.
+const SMALL_BUDGET_MB = 0.03;
+const modes = drivers.flatMap((driver) => [[driver, 'in memory'] as const, [driver, 'on demand'] as const, [driver, 'on demand, small budget'] as const]);
+const ENV = { 'in memory': { NEARBY_IN_MEMORY: 'true' }, 'on demand': {}, 'on demand, small budget': { DETAIL_CACHE_MB: String(SMALL_BUDGET_MB) } } as const;
 
 describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL path (%s, nearby block %s)', (driver, mode) => {
-  const nearbyEnv: Record<string, string> = mode === 'in memory' ? { NEARBY_IN_MEMORY: 'true' } : {};
-  const runs = NUM_RUNS;
+  const nearbyEnv: Record<string, string> = ENV[mode];
+  const runs = mode === 'on demand, small budget' ? Math.ceil(NUM_RUNS / 3) : NUM_RUNS;
   let t: TestApp;
   let plain: App;
   let serializer: Awaited<ReturnType<typeof routeSerializer>>;
@@ -162,7 +169,7 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
   beforeAll(async () => {
     bundle = catalogue(SEED);
     t = await createTestApp(driver, bundle, { STATIC_BASE_URL: STATIC_BASE, ...nearbyEnv });
-    expect(t.search.current().nearby === undefined).toBe(mode === 'on demand');
+    expect(t.search.current().nearby === undefined).toBe(mode !== 'in memory');
     await oddDistances();
     plain = await secondApp(t, links.without, { AMENITIEST_RADIUS: String(RADIUS_M), ...nearbyEnv });
     serializer = await routeSerializer(ProjectDetail);
@@ -263,6 +270,29 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
     expect([await count('hit') - hits, await count('miss') - misses]).toEqual([1, 2]);
     await ask('nearby_limit=1&fields=nearby_facilities');
     expect([await count('hit') - hits, await count('miss') - misses]).toEqual([2, 2]);
+  });
+
+  it.runIf(mode === 'on demand, small budget')('keeps no more than its share of DETAIL_CACHE_MB, and reads again what it could not keep', async () => {
+    const { secret } = await keyFor('first', 3.25);
+    const count = async (result: string) => (await nearbyBlockRequests.get()).values.find((value) => value.labels.result === result)?.value ?? 0;
+    const bounds = detailCacheBounds(SMALL_BUDGET_MB);
+    const visible = PROJECT_IDS.slice(0, 5);
+    const askAll = async () => {
+      for (const projectId of visible) {
+        const res = await t.app.inject({ method: 'GET', url: `/projects/${projectId}`, headers: { 'x-api-key': secret } });
+        expect(res.statusCode).toBe(200);
+      }
+    };
+    await askAll();
+    const misses = await count('miss');
+    await askAll();
+    // Asked again, the default budget answers every block from memory (the test above); this one cannot hold them.
+    expect(await count('miss')).toBeGreaterThan(misses);
+    const kept = nearbyKeptBytes(t.search.current());
+    expect(kept.full).toBeGreaterThan(0);
+    expect(kept.full).toBeLessThanOrEqual(bounds.nearbyFull);
+    expect(kept.links).toBeLessThanOrEqual(bounds.nearbyLinks);
+    expect(identityBodies(t.search.current()).bytes).toBeLessThanOrEqual(bounds.identityProjects + bounds.identityUnits);
   });
 
   it('serves the next import on the next request (no refresh asked), and still agrees with the SQL path', async () => {

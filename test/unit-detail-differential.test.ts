@@ -174,8 +174,9 @@ describe.each(drivers)('GET /units/{id} from memory agrees with the SQL path (%s
     // microsecond, created and updated apart) written directly, as another writer of the database could.
     await sql`UPDATE unit_tag_links SET created_at = created_at - id * interval '1 day 1 hour 1.000123 second', updated_at = updated_at + (id % 3) * interval '7 day 0.5 second'`.execute(t.db);
     await t.refresh();
-    // The same database and change signal, without STATIC_BASE_URL and with AMENITIEST_RADIUS: a model of its own.
-    plain = await secondApp(t, links.without, { AMENITIEST_RADIUS: '1500' });
+    // The same database and change signal, without STATIC_BASE_URL and with AMENITIEST_RADIUS: a model of its own;
+    // and a detail cache budget (~10 kB) too small to hold most pages and bodies: answers must not depend on what is kept.
+    plain = await secondApp(t, links.without, { AMENITIEST_RADIUS: '1500', DETAIL_CACHE_MB: '0.01' });
     // The route's response schema, serializing what the SQL path gives: the bytes the route sent before.
     serializer = await routeSerializer(UnitModel);
   });

@@ -42,6 +42,7 @@ import type { Lifecycle } from '../lifecycle.js';
 import { toErrorResponse } from './error-response.js';
 import { companyContacts } from './company-contacts.js';
 import { unitPages, type UnitPages } from './unit-detail-body.js';
+import { detailCacheBounds } from './detail-cache-budget.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -62,7 +63,7 @@ export interface BuildAppOptions {
   lifecycle?: Lifecycle;
   /** Time every request for the metrics listener (src/metrics/); absent: no per-request metric hooks. */
   requestMetrics?: { perKey: boolean };
-  /** GET /units/{id}'s pages; default: unitPages(database, links) with the warm-up (tests pass their own to watch them). */
+  /** GET /units/{id}'s pages; default: unitPages with the warm-up and the budget's share (tests pass their own to watch them). */
   unitPages?: UnitPages;
   /** Tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
@@ -152,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerCompression(app);
 
   const links = linkBuilder(config.staticBaseUrl);
+  const detailCaches = detailCacheBounds(config.detailCacheMb);
   const deps: AppDeps = {
     database,
     config,
@@ -159,7 +161,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     search: options.search,
     changes: options.changes,
     contacts: companyContacts(database, links, options.changes),
-    unitPages: options.unitPages ?? unitPages(database, links),
+    detailCaches,
+    unitPages: options.unitPages ?? unitPages(database, links, { bytes: detailCaches.unitPages }),
     applications: createApplicationIntake(database),
     lifecycle,
   };

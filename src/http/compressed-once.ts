@@ -4,6 +4,7 @@ import { compressedBodyRequests, identityBodyRequests } from '../metrics/instrum
 import type { SearchModel } from '../search/search-model.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
+import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { etagOf } from './http-cache.js';
 import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
 
@@ -20,13 +21,12 @@ import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
  * answers If-None-Match with it, and @fastify/compress leaves a body that has a Content-Encoding alone.
  */
 
-/**
- * Compressed bytes kept per snapshot and kind of body: a unit answer is ~1.2 kB in Brotli; a full
- * project detail ~115 kB, and a page of them (L's bench rotates over 500 projects) needs ~55 MB to be
- * compressed once.
+/*
+ * Compressed bytes kept per snapshot and kind of body, each within its share of the detail caches'
+ * budget (detail-cache-budget.ts): a unit answer is ~1.2 kB in Brotli; a full project detail ~115 kB,
+ * and a page of them (L's bench rotates over 500 projects) needs ~55 MB to be compressed once.
  */
-export const COMPRESSED_CACHE_BYTES = { units: 32 * 1024 * 1024, projects: 64 * 1024 * 1024 } as const;
-export type BodyKind = keyof typeof COMPRESSED_CACHE_BYTES;
+export type BodyKind = 'units' | 'projects';
 
 /** Identity ETags kept per snapshot: hashing a 1.28 MB detail costs ~2 ms, as much as making it. */
 const IDENTITY_ETAGS = 20_000;
@@ -38,7 +38,6 @@ const IDENTITY_ETAGS = 20_000;
  * time, since a few of them would push out thousands of small ones. A lean project page
  * (`fields`, `nearby=summary&nearby_limit=3`, ~12 kB) or a unit (~4 kB) is kept.
  */
-export const IDENTITY_CACHE_BYTES = { units: 16 * 1024 * 1024, projects: 32 * 1024 * 1024 } as const;
 const IDENTITY_MAX_ENTRY = 256 * 1024;
 
 interface Compressed {
@@ -64,7 +63,7 @@ function compressedCache(bytes: number): LRUCache<string, Compressed> {
   return new LRUCache<string, Compressed>({
     maxSize: bytes,
     // A body larger than a quarter of the cache would push out too much: compressed every time.
-    maxEntrySize: bytes / 4,
+    maxEntrySize: Math.max(1, Math.floor(bytes / 4)),
     sizeCalculation: entrySize,
   });
 }
@@ -77,12 +76,12 @@ function identityCache(bytes: number): LRUCache<string, Identity> {
   return new LRUCache<string, Identity>({ maxSize: bytes, maxEntrySize: 2 * IDENTITY_MAX_ENTRY, sizeCalculation: entrySize });
 }
 
-function keptOf(snapshot: Snapshot): Kept {
+function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
   let kept = caches.get(snapshot);
   if (!kept) {
     kept = {
-      compressed: { units: compressedCache(COMPRESSED_CACHE_BYTES.units), projects: compressedCache(COMPRESSED_CACHE_BYTES.projects) },
-      identity: { units: identityCache(IDENTITY_CACHE_BYTES.units), projects: identityCache(IDENTITY_CACHE_BYTES.projects) },
+      compressed: { units: compressedCache(bounds.compressedUnits), projects: compressedCache(bounds.compressedProjects) },
+      identity: { units: identityCache(bounds.identityUnits), projects: identityCache(bounds.identityProjects) },
       etags: new LRUCache<string, string>({ max: IDENTITY_ETAGS }),
     };
     caches.set(snapshot, kept);
@@ -130,16 +129,25 @@ export function sendKept(
 }
 
 /**
- * Sends a body just made for `key`; with `keep` (the body is the snapshot's), it is kept with the
- * snapshot as it was sent: its compressed bytes, or the identity body, with the ETag.
+ * Sends a body just made for `key`. When the body is the snapshot's, `keep` is the detail caches'
+ * bounds and the body is kept with the snapshot as it was sent, within them: its compressed bytes, or
+ * the identity body, with the ETag (false: the database was ahead of the snapshot, nothing is kept).
  */
-export function sendMade(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string, parts: readonly JsonPart[], keep: boolean): FastifyReply {
+export function sendMade(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  snapshot: Snapshot,
+  kind: BodyKind,
+  key: string,
+  parts: readonly JsonPart[],
+  keep: false | DetailCacheBounds,
+): FastifyReply {
   const coding = acceptedCoding(request, reply);
   const body = jsonBody(parts);
   if (!coding || body.length < COMPRESSION_THRESHOLD) {
     // The ETag the hook would make (no coding below the threshold either), made once per snapshot.
     if (keep) {
-      const { etags, identity } = keptOf(snapshot);
+      const { etags, identity } = keptOf(snapshot, keep);
       let etag = etags.get(key);
       if (etag === undefined) etags.set(key, (etag = etagOf(body)));
       if (body.length <= IDENTITY_MAX_ENTRY) {
@@ -152,7 +160,7 @@ export function sendMade(request: FastifyRequest, reply: FastifyReply, snapshot:
   }
   compressedBodyRequests.inc({ result: 'miss' });
   const compressed: Compressed = { coding, etag: etagOf(body, coding), body: compressSync(coding, body) };
-  if (keep) keptOf(snapshot).compressed[kind].set(`${coding} ${key}`, compressed);
+  if (keep) keptOf(snapshot, keep).compressed[kind].set(`${coding} ${key}`, compressed);
   return sendCompressed(reply, compressed);
 }
 

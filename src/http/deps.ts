@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
+import type { DetailCacheBounds } from './detail-cache-budget.js';
 import type { CompanyContacts } from './company-contacts.js';
 import type { UnitPages } from './unit-detail-body.js';
 
@@ -24,6 +25,8 @@ export interface AppDeps {
   changes?: ChangeSignal;
   /** The process's shutdown state: /health/ready answers 503 while it drains. */
   lifecycle: Lifecycle;
+  /** What the detail routes may keep per snapshot, per cache (config.detailCacheMb split by detail-cache-budget.ts). */
+  detailCaches: DetailCacheBounds;
   /** GET /units/{id}'s project pages, kept per snapshot (unit-detail-body.ts). */
   unitPages: UnitPages;
   /** GET /projects/{id}/contacts's answers, kept per developer until the next change (company-contacts.ts). */

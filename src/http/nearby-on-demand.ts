@@ -6,6 +6,7 @@ import type { NearbyOptions } from '../queries/project-detail.js';
 import { readFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js';
 import { CATEGORIES, categoryIndex, eachLink, shownLinks, writeNearbyBlock, type NearbyLinks } from '../search/project-nearby.js';
 import type { Snapshot } from '../search/snapshot.js';
+import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { nearbyBlockRequests } from '../metrics/instruments.js';
 
 /*
@@ -21,8 +22,11 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
  * client taking no compression had every full detail made by the database (70 req/s on L).
  */
 
-/** Bytes kept per snapshot: every facility's full text on L is ~49 MB; a project's links ~35 bytes each (~30 kB for a central project of L, so 32 MB hold ~1,100 of them). */
-export const NEARBY_ON_DEMAND_BYTES = { links: 32 * 1024 * 1024, full: 64 * 1024 * 1024, summary: 8 * 1024 * 1024 } as const;
+/*
+ * Bytes kept per snapshot, each within its share of the detail caches' budget (detail-cache-budget.ts):
+ * every facility's full text on L is ~49 MB; a project's links ~35 bytes each (~30 kB for a central
+ * project of L, so 32 MB hold ~1,100 of them).
+ */
 
 interface Kept {
   links: LRUCache<number, NearbyLinks>;
@@ -31,13 +35,13 @@ interface Kept {
 
 const kept = new WeakMap<Snapshot, Kept>();
 
-function keptOf(snapshot: Snapshot): Kept {
+function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
   let entry = kept.get(snapshot);
   if (!entry) {
     const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150 });
     entry = {
-      links: new LRUCache<number, NearbyLinks>({ maxSize: NEARBY_ON_DEMAND_BYTES.links, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
-      texts: { full: texts(NEARBY_ON_DEMAND_BYTES.full), summary: texts(NEARBY_ON_DEMAND_BYTES.summary) },
+      links: new LRUCache<number, NearbyLinks>({ maxSize: bounds.nearbyLinks, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
+      texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
     };
     kept.set(snapshot, entry);
   }
@@ -84,8 +88,16 @@ function projectLinks(rows: readonly { category: string; links: string }[]): Nea
  * The block of `projectId` with `snapshot`, written between `before` and `after`; undefined when the
  * database is already past the snapshot (the caller answers from the database, not kept).
  */
-export async function nearbyOnDemand(database: Database, snapshot: Snapshot, projectId: number, options: NearbyOptions, before: Buffer, after: Buffer): Promise<Buffer | undefined> {
-  const { links: keptLinks, texts: keptTexts } = keptOf(snapshot);
+export async function nearbyOnDemand(
+  database: Database,
+  bounds: DetailCacheBounds,
+  snapshot: Snapshot,
+  projectId: number,
+  options: NearbyOptions,
+  before: Buffer,
+  after: Buffer,
+): Promise<Buffer | undefined> {
+  const { links: keptLinks, texts: keptTexts } = keptOf(snapshot, bounds);
   const form = options.form ?? 'full';
   // Each shown link's facility text, by link index; the facilities not kept are read.
   const found: Buffer[] = [];
@@ -133,4 +145,11 @@ export async function nearbyOnDemand(database: Database, snapshot: Snapshot, pro
     if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
     return text;
   }, before, after);
+}
+
+/** Bytes kept for the snapshot, by cache, as counted against their bounds (tests and scripts). */
+export function nearbyKeptBytes(snapshot: Snapshot): { links: number; full: number; summary: number } {
+  const entry = kept.get(snapshot);
+  if (!entry) return { links: 0, full: 0, summary: 0 };
+  return { links: entry.links.calculatedSize, full: entry.texts.full.calculatedSize, summary: entry.texts.summary.calculatedSize };
 }

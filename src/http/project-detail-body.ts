@@ -12,6 +12,7 @@ import { ok } from '../contract/schemas/envelope.js';
 import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '../queries/project-detail.js';
 import { nearbyBlock } from '../search/project-nearby.js';
 import { nearbyOnDemand } from './nearby-on-demand.js';
+import type { DetailCacheBounds } from './detail-cache-budget.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { isVisibleProject } from '../search/visibility.js';
 import { toProjectDetail } from './presenters/project-detail.js';
@@ -78,12 +79,11 @@ async function readAtVersion(database: Database, scope: ReadScope, projectId: nu
 }
 
 /** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
-const PROJECT_TEXTS_BYTES = 16 * 1024 * 1024;
 const keptTexts = new WeakMap<Snapshot, LRUCache<string, string>>();
 
-function textsOf(snapshot: Snapshot): LRUCache<string, string> {
+function textsOf(snapshot: Snapshot, bytes: number): LRUCache<string, string> {
   let texts = keptTexts.get(snapshot);
-  if (!texts) keptTexts.set(snapshot, (texts = new LRUCache<string, string>({ maxSize: PROJECT_TEXTS_BYTES, sizeCalculation: (text, key) => (text.length + key.length) * 2 + 64 })));
+  if (!texts) keptTexts.set(snapshot, (texts = new LRUCache<string, string>({ maxSize: bytes, sizeCalculation: (text, key) => (text.length + key.length) * 2 + 64 })));
   return texts;
 }
 
@@ -91,6 +91,7 @@ function textsOf(snapshot: Snapshot): LRUCache<string, string> {
 export async function projectDetailParts(
   database: Database,
   links: LinkBuilder,
+  bounds: DetailCacheBounds,
   serialize: SerializeDetail,
   snapshot: Snapshot,
   request: ProjectDetailRequest,
@@ -99,7 +100,7 @@ export async function projectDetailParts(
   const p = snapshot.indexOf.get(projectId);
   if (p === undefined || !isVisibleProject(snapshot, scope, projectId)) return undefined;
   const { nearby } = snapshot;
-  const texts = textsOf(snapshot);
+  const texts = textsOf(snapshot, bounds.projectTexts);
   const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
   let text = texts.get(key);
   if (text === undefined) {
@@ -120,7 +121,7 @@ export async function projectDetailParts(
   const [before, after] = parts.map((part) => Buffer.from(part));
   const block = nearby
     ? nearbyBlock(nearby, p, request.nearby, before, after)
-    : await nearbyOnDemand(database, snapshot, projectId, request.nearby, before, after);
+    : await nearbyOnDemand(database, bounds, snapshot, projectId, request.nearby, before, after);
   if (block) return { parts: [block], ofSnapshot: true };
   // The database is past the snapshot: its answer, whole, not kept.
   const answer = await sqlProjectDetailParts(database.db, links, serialize, request);

@@ -12,6 +12,7 @@ import type { Snapshot } from '../search/snapshot.js';
 import { buildUnitDetails, unitDetailsBytes, type UnitDetails } from '../search/unit-details.js';
 import { toUnitModel } from './presenters/units.js';
 import { okJsonParts } from './raw-json.js';
+import { detailCacheBounds } from './detail-cache-budget.js';
 
 /*
  * GET /units/{id}'s body on a snapshot. The unit's texts come from its project's page
@@ -23,13 +24,6 @@ import { okJsonParts } from './raw-json.js';
  * Concurrent first requests for one project share one read (lru-cache's fetch).
  */
 
-/**
- * Pages kept per snapshot (unitDetailsBytes): on L a page is ~9 KB by that count, so all of L's 4,375
- * visible projects fit in ~40 MB. Too small a bound thrashes: the bench's 2,000 units over ~1,700
- * projects, each page pushed out before it was asked again, read every answer with SQL (16 MB: 201 req/s
- * on PostgreSQL, docs/performance.md, stop 33).
- */
-export const UNIT_PAGES_BYTES = 64 * 1024 * 1024;
 
 /** Serializes the envelope as the route's response schema does (reply.serialize). */
 export type SerializeUnit = (envelope: { status: 'success'; data: ReturnType<typeof toUnitModel> }) => string;
@@ -75,9 +69,16 @@ export interface UnitPagesOptions {
    * (default true). Tests that count what is read on demand turn it off.
    */
   warm?: boolean;
+  /**
+   * Bytes of pages kept per snapshot (unitDetailsBytes; default: the budget's share). On L a page is
+   * ~9 KB by that count, so all of L's 4,375 visible projects fit in ~40 MB. Too small a bound thrashes:
+   * the bench's 2,000 units over ~1,700 projects, each page pushed out before it was asked again, read
+   * every answer with SQL (16 MB: 201 req/s on PostgreSQL, docs/performance.md, stop 33).
+   */
+  bytes?: number;
 }
 
-export function unitPages(database: Database, links: LinkBuilder, { warm = true }: UnitPagesOptions = {}): UnitPages {
+export function unitPages(database: Database, links: LinkBuilder, { warm = true, bytes = detailCacheBounds().unitPages }: UnitPagesOptions = {}): UnitPages {
   const keptPages = new WeakMap<Snapshot, Pages>();
   const internedTexts = new WeakMap<Snapshot, (text: string) => string>();
 
@@ -101,12 +102,12 @@ export function unitPages(database: Database, links: LinkBuilder, { warm = true 
     let pages = keptPages.get(snapshot);
     if (!pages) {
       pages = new LRUCache<number, UnitDetails, PageContext>({
-        maxSize: UNIT_PAGES_BYTES,
+        maxSize: bytes,
         sizeCalculation: unitDetailsBytes,
         fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
       });
       keptPages.set(snapshot, pages);
-      if (warm) warmPages(pages, context).catch(() => undefined);
+      if (warm) warmPages(pages, context, bytes).catch(() => undefined);
     }
     return pages;
   }
@@ -151,7 +152,7 @@ async function readPages(projectIds: number[], { database, links, snapshot, inte
  * demand). Stops when the database has moved past the snapshot (a newer one is coming) or on an error
  * (pages are then made on demand, as before).
  */
-async function warmPages(pages: Pages, context: PageContext): Promise<void> {
+async function warmPages(pages: Pages, context: PageContext, bytes: number): Promise<void> {
   const ids = context.snapshot.projects.id;
   for (let at = 0; at < ids.length; at += WARM_CHUNK) {
     const chunk = Array.from(ids.subarray(at, at + WARM_CHUNK)).filter((projectId) => !pages.has(projectId));
@@ -160,7 +161,7 @@ async function warmPages(pages: Pages, context: PageContext): Promise<void> {
     if (!read) return;
     for (const [projectId, page] of read) {
       if (!page) continue;
-      if (pages.calculatedSize + unitDetailsBytes(page) > UNIT_PAGES_BYTES) return;
+      if (pages.calculatedSize + unitDetailsBytes(page) > bytes) return;
       if (!pages.has(projectId)) pages.set(projectId, page);
     }
     // Requests go first between chunks.

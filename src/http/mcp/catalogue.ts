@@ -51,7 +51,7 @@ export interface Catalogue {
 }
 
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
-  const { database, config, links, search, applications } = deps;
+  const { database, config, links, search, applications, detailCaches } = deps;
   const { db } = database;
   const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 
@@ -89,7 +89,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
     async getProject(id) {
       const snapshot = await search.latest();
       const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
-      const body = await projectDetailParts(database, links, JSON.stringify, snapshot, request);
+      const body = await projectDetailParts(database, links, detailCaches, JSON.stringify, snapshot, request);
       if (!body) throw notFound(messages.projectNotFound);
       return (JSON.parse(jsonBody(body.parts).toString('utf8')) as { data: ProjectDetailData }).data;
     },

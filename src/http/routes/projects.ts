@@ -34,7 +34,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts, detailCaches }) => {
   /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
   async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
     // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
@@ -144,9 +144,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
       const kept = sendKept(request, reply, search, snapshot, 'projects', key);
       if (kept) return kept;
-      const body = await projectDetailParts(database, links, (envelope) => serializeText(reply, envelope), snapshot, detail);
+      const body = await projectDetailParts(database, links, detailCaches, (envelope) => serializeText(reply, envelope), snapshot, detail);
       if (!body) throw notFound(messages.projectNotFound);
-      return sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot);
+      return sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot && detailCaches);
     },
   );
 

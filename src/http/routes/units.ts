@@ -12,7 +12,7 @@ import { serializeText } from '../raw-json.js';
 import { sendKept, sendMade } from '../compressed-once.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links, unitPages }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links, unitPages, detailCaches }) => {
   app.get(
     '/units/:id',
     {
@@ -46,7 +46,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       if (kept) return kept;
       const body = await unitPages.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
       if (!body) throw notFound(messages.unitNotFound);
-      return sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
+      return sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot && detailCaches);
     },
   );
 };
