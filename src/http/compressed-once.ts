@@ -6,6 +6,7 @@ import type { Snapshot } from '../search/snapshot.js';
 import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { etagOf } from './http-cache.js';
+import { isLargeBody, reuseNow, reuseOnceSent } from './large-bodies.js';
 import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
 
 /*
@@ -150,16 +151,19 @@ export function sendMade(
       const { etags, identity } = keptOf(snapshot, keep);
       let etag = etags.get(key);
       if (etag === undefined) etags.set(key, (etag = etagOf(body)));
-      if (body.length <= IDENTITY_MAX_ENTRY) {
+      // A large body's memory is used again once sent: never kept (LARGE_BODY is not below IDENTITY_MAX_ENTRY).
+      if (body.length <= IDENTITY_MAX_ENTRY && !isLargeBody(body)) {
         identityBodyRequests.inc({ result: 'miss' });
         identity[kind].set(key, { etag, body });
       }
       reply.header('etag', etag);
     }
+    reuseOnceSent(reply, body);
     return reply.type(JSON_TYPE).send(body);
   }
   compressedBodyRequests.inc({ result: 'miss' });
   const compressed: Compressed = { coding, etag: etagOf(body, coding), body: compressSync(coding, body) };
+  reuseNow(body);
   if (keep) keptOf(snapshot, keep).compressed[kind].set(`${coding} ${key}`, compressed);
   return sendCompressed(reply, compressed);
 }

@@ -7,6 +7,7 @@ import { readFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js
 import { CATEGORIES, categoryIndex, eachLink, shownLinks, writeNearbyBlock, type NearbyLinks } from '../search/project-nearby.js';
 import type { Snapshot } from '../search/snapshot.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
+import { largeBody } from './large-bodies.js';
 import { nearbyBlockRequests } from '../metrics/instruments.js';
 
 /*
@@ -144,7 +145,7 @@ export async function nearbyOnDemand(
     const text = found[i];
     if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
     return text;
-  }, before, after);
+  }, before, after, largeBody);
 }
 
 /** Bytes kept for the snapshot, by cache, as counted against their bounds (tests and scripts). */

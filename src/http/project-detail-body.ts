@@ -13,6 +13,7 @@ import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '..
 import { nearbyBlock } from '../search/project-nearby.js';
 import { nearbyOnDemand } from './nearby-on-demand.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
+import { largeBody } from './large-bodies.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { isVisibleProject } from '../search/visibility.js';
 import { toProjectDetail } from './presenters/project-detail.js';
@@ -117,10 +118,11 @@ export async function projectDetailParts(
   const parts = withNearby(text, request.fields, () => []);
   // A selection without the block: the text as it is.
   if (parts.length === 1) return { parts, ofSnapshot: true };
-  // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two).
+  // The body in one buffer with the block written in place (one allocation of ~1.28 MB, not two), taken
+  // from memory used again once sent (large-bodies.ts: the caller gives it back).
   const [before, after] = parts.map((part) => Buffer.from(part));
   const block = nearby
-    ? nearbyBlock(nearby, p, request.nearby, before, after)
+    ? nearbyBlock(nearby, p, request.nearby, before, after, largeBody)
     : await nearbyOnDemand(database, bounds, snapshot, projectId, request.nearby, before, after);
   if (block) return { parts: [block], ofSnapshot: true };
   // The database is past the snapshot: its answer, whole, not kept.

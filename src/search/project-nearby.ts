@@ -176,18 +176,28 @@ export function shownLinks(links: NearbyLinks, p: number, options: NearbyOptions
 }
 
 /** The block of project index p from the snapshot's compact form (nearbyTexts gives each facility's bytes). */
-export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOptions, before: Buffer = NOTHING, after: Buffer = NOTHING, alloc: Alloc = Buffer.allocUnsafe): Buffer {
   const [texts, at] = options.form === 'summary' ? [nearby.summary, nearby.summaryAt] : [nearby.full, nearby.fullAt];
   const { facility } = nearby;
-  return writeNearbyBlock(nearby, shownLinks(nearby, p, options), (i) => texts.subarray(at[facility[i]], at[facility[i] + 1]), before, after);
+  return writeNearbyBlock(nearby, shownLinks(nearby, p, options), (i) => texts.subarray(at[facility[i]], at[facility[i] + 1]), before, after, alloc);
 }
+
+/** Where the block's bytes are written (the detail route gives memory it reuses once sent: src/http/large-bodies.ts). */
+export type Alloc = (size: number) => Buffer;
 
 /**
  * The block as bytes, as nearbyFacilitiesJsonParts writes the SQL path's: the `shown` links (shownLinks)
  * with their distance and facility text (`text` of link i), written between `before` and
  * `after` (the rest of the body) in one allocation: the body is sent as it is.
  */
-export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], text: (link: number) => Buffer, before: Buffer = NOTHING, after: Buffer = NOTHING): Buffer {
+export function writeNearbyBlock(
+  links: NearbyLinks,
+  shown: readonly number[],
+  text: (link: number) => Buffer,
+  before: Buffer = NOTHING,
+  after: Buffer = NOTHING,
+  alloc: Alloc = Buffer.allocUnsafe,
+): Buffer {
   const kept = links.distanceText;
   const distances: string[] = [];
   const texts: Buffer[] = [];
@@ -214,7 +224,7 @@ export function writeNearbyBlock(links: NearbyLinks, shown: readonly number[], t
     size += (taken > 0 ? 1 : 0) + ENTRY_HEAD.length + distanceLength + ENTRY_FACILITY.length + facility.length + 1;
     taken++;
   }
-  const block = Buffer.allocUnsafe(size);
+  const block = alloc(size);
   let offset = before.copy(block, 0);
   let first = true;
   let d = 0;

@@ -17,6 +17,7 @@ import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/refe
 import { findProjects } from '../../search/find-projects.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 import { projectDetailParts } from '../project-detail-body.js';
+import { reuseNow } from '../large-bodies.js';
 import { jsonBody } from '../raw-json.js';
 import { derivedOnce } from '../../search/result-cache.js';
 import { companiesJson } from '../../search/visibility.js';
@@ -91,7 +92,10 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
       const body = await projectDetailParts(database, links, detailCaches, JSON.stringify, snapshot, request);
       if (!body) throw notFound(messages.projectNotFound);
-      return (JSON.parse(jsonBody(body.parts).toString('utf8')) as { data: ProjectDetailData }).data;
+      const bytes = jsonBody(body.parts);
+      const { data } = JSON.parse(bytes.toString('utf8')) as { data: ProjectDetailData };
+      reuseNow(bytes);
+      return data;
     },
 
     async getUnit(id) {

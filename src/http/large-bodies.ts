@@ -1,0 +1,72 @@
+import type { FastifyReply } from 'fastify';
+
+/*
+ * Memory for the large bodies made per request (a full project detail: ~1.28 MB on L, written whole
+ * into one buffer), used again once the body has been handed to the socket. A fresh buffer per
+ * request lived until V8 collected it, which it does for external memory only after tens of MB have
+ * piled up, and glibc kept the freed chunks: in the full-detail scenario the process grew far beyond
+ * what it keeps (docs/performance.md, stop 36). A body is taken with `largeBody` and given back with
+ * `reuseOnceSent` (the reply's 'finish': the OS has all of it) or `reuseNow` (read synchronously, e.g.
+ * compressed). A body not given back (a connection cut mid-write: no 'finish') is left to the GC, as
+ * before; a buffer that is not a large body is ignored by both.
+ *
+ * Only bodies over LARGE_BODY are taken from here: no cache keeps one (compressed-once keeps identity
+ * bodies of at most 256 kB and never a large body; see sendMade), so nothing refers to a slab after it
+ * is given back.
+ */
+
+/** Bytes: smaller bodies come from Buffer.allocUnsafe (Node's pool), as before. */
+export const LARGE_BODY = 256 * 1024;
+/** Slabs are sized in steps of this, so that bodies of similar size share them. */
+const SLAB_STEP = 256 * 1024;
+/** Idle slabs kept at most (32 full details in flight are ~42 MB); more are left to the GC. */
+const IDLE_BYTES = 48 * 1024 * 1024;
+
+const idle: Buffer[] = [];
+let idleBytes = 0;
+const slabOf = new WeakMap<Buffer, Buffer>();
+/** Counts for tests: slabs made, and bodies written into a slab used before. */
+export const largeBodyCounts = { made: 0, reused: 0 };
+
+/** A buffer of `size` bytes for a body; its contents are not zeroed. */
+export function largeBody(size: number): Buffer {
+  if (size <= LARGE_BODY) return Buffer.allocUnsafe(size);
+  // The smallest idle slab that fits (at most IDLE_BYTES / LARGE_BODY of them to look at).
+  let best = -1;
+  for (let i = 0; i < idle.length; i++) if (idle[i].length >= size && (best < 0 || idle[i].length < idle[best].length)) best = i;
+  let slab: Buffer;
+  if (best < 0) {
+    slab = Buffer.allocUnsafeSlow(Math.ceil(size / SLAB_STEP) * SLAB_STEP);
+    largeBodyCounts.made++;
+  } else {
+    slab = idle[best];
+    idle[best] = idle[idle.length - 1];
+    idle.pop();
+    idleBytes -= slab.length;
+    largeBodyCounts.reused++;
+  }
+  const body = slab.subarray(0, size);
+  slabOf.set(body, slab);
+  return body;
+}
+
+/** Whether `body` came from largeBody and has not been given back (it must not be kept). */
+export function isLargeBody(body: Buffer): boolean {
+  return slabOf.has(body);
+}
+
+/** Gives `body`'s memory back now: nothing reads it any more. */
+export function reuseNow(body: Buffer): void {
+  const slab = slabOf.get(body);
+  if (!slab) return;
+  slabOf.delete(body);
+  if (idleBytes + slab.length > IDLE_BYTES) return;
+  idle.push(slab);
+  idleBytes += slab.length;
+}
+
+/** Gives `body`'s memory back once `reply` has handed all of it to the OS. */
+export function reuseOnceSent(reply: FastifyReply, body: Buffer): void {
+  if (!slabOf.has(body)) return;
+  reply.raw.once('finish', () => reuseNow(body));
+}
