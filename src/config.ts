@@ -1,4 +1,3 @@
-import { DEFAULT_DETAIL_CACHE_MB } from './http/detail-cache-budget.js';
 import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_FOR_MS } from './domain/webhook-retry.js';
 
 /*
@@ -125,6 +124,9 @@ function metricsConfig(env: Env, port: number, host: string): MetricsConfig | un
   if (metricsPort !== 0 && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: metrics are never served on the public port');
   return { port: metricsPort, host: read(env, 'METRICS_HOST') ?? host, perKey: flag(env, 'METRICS_PER_KEY') };
 }
+
+/** DETAIL_CACHE_MB's default: the bounds the detail caches had before the budget, added up (src/http/detail-cache-budget.ts splits it). */
+export const DEFAULT_DETAIL_CACHE_MB = 328;
 
 /** Defaults: a load balancer probing every 2 s marks an instance down after 3 failures (6 s) within the 10 s drain; 10 + 20 s fit Kubernetes's default 30 s termination grace period. */
 export const DEFAULT_SHUTDOWN_DRAIN_S = 10;

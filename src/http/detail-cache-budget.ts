@@ -1,3 +1,5 @@
+import { DEFAULT_DETAIL_CACHE_MB } from '../config.js';
+
 /*
  * One memory budget for what the detail routes keep per snapshot (DETAIL_CACHE_MB): compressed and
  * identity bodies (compressed-once.ts), unit pages (unit-detail-body.ts), the nearby block's links and
@@ -34,10 +36,8 @@ const SHARES = {
 export type DetailCache = keyof typeof SHARES;
 export type DetailCacheBounds = Readonly<Record<DetailCache, number>>;
 
+/** The shares are MB of the default budget, so at the default each cache keeps the bound it had. */
 const SHARES_TOTAL = Object.values(SHARES).reduce((sum, mb) => sum + mb, 0);
-
-/** MB, when DETAIL_CACHE_MB is not set. */
-export const DEFAULT_DETAIL_CACHE_MB = SHARES_TOTAL;
 
 /**
  * Each cache's bound in bytes for a budget of `totalMb`: its share, rounded down (the sum never exceeds
