@@ -128,6 +128,15 @@ function metricsConfig(env: Env, port: number, host: string): MetricsConfig | un
 /** DETAIL_CACHE_MB's default: the bounds the detail caches had before the budget, added up (src/http/detail-cache-budget.ts splits it). */
 export const DEFAULT_DETAIL_CACHE_MB = 328;
 
+/** At most 1 TiB: each cache's bound must stay an exact integer number of bytes (lru-cache refuses others). */
+const MAX_DETAIL_CACHE_MB = 1024 * 1024;
+
+function detailCacheMb(env: Env): number {
+  const mb = positiveNumber(env, 'DETAIL_CACHE_MB', 'MB') ?? DEFAULT_DETAIL_CACHE_MB;
+  if (mb > MAX_DETAIL_CACHE_MB) throw new ConfigError(`DETAIL_CACHE_MB must be at most ${MAX_DETAIL_CACHE_MB} (1 TiB), got "${read(env, 'DETAIL_CACHE_MB')}"`);
+  return mb;
+}
+
 /** Defaults: a load balancer probing every 2 s marks an instance down after 3 failures (6 s) within the 10 s drain; 10 + 20 s fit Kubernetes's default 30 s termination grace period. */
 export const DEFAULT_SHUTDOWN_DRAIN_S = 10;
 export const DEFAULT_SHUTDOWN_GRACE_S = 20;
@@ -216,7 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     amenitiesRadiusM: positiveNumber(env, 'AMENITIEST_RADIUS'),
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     nearbyInMemory: booleanVariable(env, 'NEARBY_IN_MEMORY', false),
-    detailCacheMb: positiveNumber(env, 'DETAIL_CACHE_MB', 'MB') ?? DEFAULT_DETAIL_CACHE_MB,
+    detailCacheMb: detailCacheMb(env),
     logLevel,
     rateLimit: rateLimitConfig(env),
     webhooks: webhookConfig(env),

@@ -292,7 +292,10 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
     expect(kept.full).toBeGreaterThan(0);
     expect(kept.full).toBeLessThanOrEqual(bounds.nearbyFull);
     expect(kept.links).toBeLessThanOrEqual(bounds.nearbyLinks);
-    expect(identityBodies(t.search.current()).bytes).toBeLessThanOrEqual(bounds.identityProjects + bounds.identityUnits);
+    // As counted and as walked: lru-cache miscounts (below zero) an entry let in above the cache's size.
+    const identity = identityBodies(t.search.current());
+    expect(identity.bodyBytes).toBeLessThanOrEqual(identity.bytes);
+    expect(identity.bytes).toBeLessThanOrEqual(bounds.identityProjects + bounds.identityUnits);
   });
 
   it('serves the next import on the next request (no refresh asked), and still agrees with the SQL path', async () => {

@@ -73,8 +73,9 @@ function compressedCache(bytes: number): LRUCache<string, Compressed> {
 const entrySize = (entry: { body: Buffer }, key: string) => entry.body.length + key.length * 2 + 100;
 
 function identityCache(bytes: number): LRUCache<string, Identity> {
-  // The bound is checked by sendMade on the body; the key's share must not refuse a body it let in.
-  return new LRUCache<string, Identity>({ maxSize: bytes, maxEntrySize: 2 * IDENTITY_MAX_ENTRY, sizeCalculation: entrySize });
+  // The bound is checked by sendMade on the body; the key's share must not refuse a body it let in. Never
+  // above maxSize: lru-cache takes an entry larger than the cache, then miscounts (a negative size).
+  return new LRUCache<string, Identity>({ maxSize: bytes, maxEntrySize: Math.min(bytes, 2 * IDENTITY_MAX_ENTRY), sizeCalculation: entrySize });
 }
 
 function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
@@ -178,10 +179,13 @@ export function compressedBodies(snapshot: Snapshot): number {
   return kept ? kept.compressed.units.size + kept.compressed.projects.size : 0;
 }
 
-/** How many identity bodies the snapshot's caches hold, and their bytes (tests and scripts). */
-export function identityBodies(snapshot: Snapshot): { bodies: number; bytes: number } {
+/** How many identity bodies the snapshot's caches hold, and their bytes as counted (tests and scripts). */
+export function identityBodies(snapshot: Snapshot): { bodies: number; bytes: number; bodyBytes: number } {
   const kept = caches.get(snapshot);
-  if (!kept) return { bodies: 0, bytes: 0 };
+  if (!kept) return { bodies: 0, bytes: 0, bodyBytes: 0 };
   const { units, projects } = kept.identity;
-  return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize };
+  // The bodies' own lengths, walked: a check of the caches' count, not a copy of it.
+  let bodyBytes = 0;
+  for (const cache of [units, projects]) for (const entry of cache.values()) bodyBytes += entry.body.length;
+  return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize, bodyBytes };
 }

@@ -21,9 +21,7 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
  * transaction with the catalogue version, and used only when that version is the snapshot's: a
  * request sees one catalogue. Before, the block was read with SQL for every body not yet kept, so a
  * client taking no compression had every full detail made by the database (70 req/s on L).
- */
-
-/*
+ *
  * Bytes kept per snapshot, each within its share of the detail caches' budget (detail-cache-budget.ts):
  * every facility's full text on L is ~49 MB; a project's links ~35 bytes each (~30 kB for a central
  * project of L, so 32 MB hold ~1,100 of them).

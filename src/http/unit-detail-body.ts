@@ -24,7 +24,6 @@ import { detailCacheBounds } from './detail-cache-budget.js';
  * Concurrent first requests for one project share one read (lru-cache's fetch).
  */
 
-
 /** Serializes the envelope as the route's response schema does (reply.serialize). */
 export type SerializeUnit = (envelope: { status: 'success'; data: ReturnType<typeof toUnitModel> }) => string;
 
