@@ -21,6 +21,11 @@ describe('PGlite in a worker thread', () => {
 
   useTestApp('pglite', baseBundle(), (started) => ({ t, key } = started));
 
+  it('runs with 32MB of shared buffers (the 128MB default took ~113 MB more of the process memory)', async () => {
+    const { rows } = await sql<{ shared_buffers: string }>`SHOW shared_buffers`.execute(t.db);
+    expect(rows[0].shared_buffers).toBe('32MB');
+  });
+
   it('keeps answering HTTP while a long query runs', async () => {
     // With the key cache (as served), a warm /whoIAm needs no query of its own.
     const app = await buildApp({ database: t.database, search: t.search, config: t.config, logger: false, keyCacheTtlMs: 60_000 });
