@@ -1,7 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { compressedBodies, identityBodies } from '../src/http/compressed-once.js';
 import { etagOf } from '../src/http/http-cache.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { compressedBodyRequests, identityBodyRequests } from '../src/metrics/instruments.js';
@@ -165,7 +164,7 @@ describe.each(drivers)('compressed once (%s)', (driver) => {
   it('drops the compressed bodies with the snapshot: the next import is compressed anew', async () => {
     const before = await get('/units/1000', { 'accept-encoding': 'br' });
     const old = await t.search.latest();
-    expect(compressedBodies(old)).toBeGreaterThan(0);
+    expect(t.details.bodies.compressedBodies(old)).toBeGreaterThan(0);
     await importBundle(t.db, catalogue(999_999.99), { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
     await t.refresh();
     const misses = await counted('miss');
@@ -173,11 +172,11 @@ describe.each(drivers)('compressed once (%s)', (driver) => {
     expect(await counted('miss')).toBe(misses + 1);
     expect(JSON.parse(decode(after).toString()).data.price).toBe(999_999.99);
     expect(after.headers.etag).not.toBe(before.headers.etag);
-    expect(compressedBodies(await t.search.latest())).toBe(1);
+    expect(t.details.bodies.compressedBodies(await t.search.latest())).toBe(1);
     // The identity bodies go too.
-    expect(identityBodies(old).bodies).toBeGreaterThan(0);
+    expect(t.details.bodies.identityBodies(old).bodies).toBeGreaterThan(0);
     const identity = await get('/units/1000');
     expect(identity.json().data.price).toBe(999_999.99);
-    expect(identityBodies(await t.search.latest()).bodies).toBe(1);
+    expect(t.details.bodies.identityBodies(await t.search.latest()).bodies).toBe(1);
   });
 });

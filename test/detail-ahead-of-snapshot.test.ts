@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { unitPages, type UnitPages } from '../src/http/unit-detail-body.js';
+import { detailCaches } from '../src/http/detail-caches.js';
+import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
 import { identityBodyRequests } from '../src/metrics/instruments.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { SearchModel } from '../src/search/search-model.js';
@@ -56,7 +58,7 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
     frozen = await SearchModel.create(t.db, { links: linkBuilder(undefined) });
     // Pages read on demand only: what a request reads is what is kept.
     const pages = unitPages(t.database, linkBuilder(undefined), { warm: false });
-    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false, unitPages: pages });
+    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false, details: detailCaches(t.database, linkBuilder(undefined), detailCacheBounds(), pages) });
     await app.ready();
   });
   afterAll(async () => {
@@ -174,7 +176,7 @@ describe.each(drivers)('unit pages read ahead (%s)', (driver) => {
     t = await createTestApp(driver, catalogue());
     key = await t.key();
     pages = unitPages(t.database, linkBuilder(undefined));
-    app = await buildApp({ database: t.database, config: t.config, search: t.search, changes: t.changes, logger: false, unitPages: pages });
+    app = await buildApp({ database: t.database, config: t.config, search: t.search, changes: t.changes, logger: false, details: detailCaches(t.database, linkBuilder(undefined), detailCacheBounds(), pages) });
     await app.ready();
   });
   afterAll(async () => {

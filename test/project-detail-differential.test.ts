@@ -15,8 +15,6 @@ import { findProjectDetail } from '../src/queries/project-detail.js';
 import { float8Text } from '../src/search/project-nearby.js';
 import { nearbyBlockRequests } from '../src/metrics/instruments.js';
 import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
-import { nearbyKeptBytes } from '../src/http/nearby-on-demand.js';
-import { identityBodies } from '../src/http/compressed-once.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
@@ -288,12 +286,12 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
     await askAll();
     // Asked again, the default budget answers every block from memory (the test above); this one cannot hold them.
     expect(await count('miss')).toBeGreaterThan(misses);
-    const kept = nearbyKeptBytes(t.search.current());
+    const kept = t.details.projects.nearby.keptBytes(t.search.current());
     expect(kept.full).toBeGreaterThan(0);
     expect(kept.full).toBeLessThanOrEqual(bounds.nearbyFull);
     expect(kept.links).toBeLessThanOrEqual(bounds.nearbyLinks);
     // As counted and as walked: lru-cache miscounts (below zero) an entry let in above the cache's size.
-    const identity = identityBodies(t.search.current());
+    const identity = t.details.bodies.identityBodies(t.search.current());
     expect(identity.bodyBytes).toBeLessThanOrEqual(identity.bytes);
     expect(identity.bytes).toBeLessThanOrEqual(bounds.identityProjects + bounds.identityUnits);
   });

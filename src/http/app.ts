@@ -41,7 +41,7 @@ import { queryErrors } from '../metrics/instruments.js';
 import type { Lifecycle } from '../lifecycle.js';
 import { toErrorResponse } from './error-response.js';
 import { companyContacts } from './company-contacts.js';
-import { unitPages, type UnitPages } from './unit-detail-body.js';
+import { detailCaches, type DetailCaches } from './detail-caches.js';
 import { detailCacheBounds } from './detail-cache-budget.js';
 
 export interface BuildAppOptions {
@@ -63,8 +63,8 @@ export interface BuildAppOptions {
   lifecycle?: Lifecycle;
   /** Time every request for the metrics listener (src/metrics/); absent: no per-request metric hooks. */
   requestMetrics?: { perKey: boolean };
-  /** GET /units/{id}'s pages; default: unitPages with the warm-up and the budget's share (tests pass their own to watch them). */
-  unitPages?: UnitPages;
+  /** The detail routes' caches; default: made from DETAIL_CACHE_MB (tests pass their own to watch them). */
+  details?: DetailCaches;
   /** Tests shorten it (default REQUEST_TIMEOUT_MS). */
   requestTimeoutMs?: number;
 }
@@ -153,7 +153,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await registerCompression(app);
 
   const links = linkBuilder(config.staticBaseUrl);
-  const detailCaches = detailCacheBounds(config.detailCacheMb);
   const deps: AppDeps = {
     database,
     config,
@@ -161,8 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     search: options.search,
     changes: options.changes,
     contacts: companyContacts(database, links, options.changes),
-    detailCaches,
-    unitPages: options.unitPages ?? unitPages(database, links, { bytes: detailCaches.unitPages }),
+    details: options.details ?? detailCaches(database, links, detailCacheBounds(config.detailCacheMb)),
     applications: createApplicationIntake(database),
     lifecycle,
   };

@@ -7,6 +7,7 @@ import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding
 import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { etagOf } from './http-cache.js';
 import { isLargeBody, reuseNow, reuseOnceSent } from './large-bodies.js';
+import { perSnapshot } from '../search/per-snapshot.js';
 import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
 
 /*
@@ -58,8 +59,6 @@ interface Kept {
   etags: LRUCache<string, string>;
 }
 
-const caches = new WeakMap<Snapshot, Kept>();
-
 function compressedCache(bytes: number): LRUCache<string, Compressed> {
   return new LRUCache<string, Compressed>({
     maxSize: bytes,
@@ -78,17 +77,52 @@ function identityCache(bytes: number): LRUCache<string, Identity> {
   return new LRUCache<string, Identity>({ maxSize: bytes, maxEntrySize: Math.min(bytes, 2 * IDENTITY_MAX_ENTRY), sizeCalculation: entrySize });
 }
 
-function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
-  let kept = caches.get(snapshot);
-  if (!kept) {
-    kept = {
-      compressed: { units: compressedCache(bounds.compressedUnits), projects: compressedCache(bounds.compressedProjects) },
-      identity: { units: identityCache(bounds.identityUnits), projects: identityCache(bounds.identityProjects) },
-      etags: new LRUCache<string, string>({ max: IDENTITY_ETAGS }),
-    };
-    caches.set(snapshot, kept);
-  }
-  return kept;
+/** The detail bodies one app keeps, per snapshot, within its budget's shares (detail-caches.ts makes it). */
+export interface KeptBodies {
+  /**
+   * The body kept for `key` with `snapshot`, as this client takes it, sent: compressed bytes when it
+   * takes a coding, the identity body when it takes none (or the body is below the compression
+   * threshold); undefined when none is kept.
+   */
+  sendKept(request: FastifyRequest, reply: FastifyReply, search: Pick<SearchModel, 'isBehind'>, snapshot: Snapshot, kind: BodyKind, key: string): FastifyReply | undefined;
+  /**
+   * Sends a body just made for `key`. With `keep` (the body is the snapshot's), it is kept with the
+   * snapshot as it was sent: its compressed bytes, or the identity body, with the ETag (false: the
+   * database was ahead of the snapshot, nothing is kept).
+   */
+  sendMade(request: FastifyRequest, reply: FastifyReply, snapshot: Snapshot, kind: BodyKind, key: string, parts: readonly JsonPart[], keep: boolean): FastifyReply;
+  /** How many compressed bodies the snapshot's caches hold (tests and scripts). */
+  compressedBodies(snapshot: Snapshot): number;
+  /** How many identity bodies the snapshot's caches hold, and their bytes as counted and as walked (tests and scripts). */
+  identityBodies(snapshot: Snapshot): { bodies: number; bytes: number; bodyBytes: number };
+}
+
+export function keptBodies(bounds: DetailCacheBounds): KeptBodies {
+  // Made with the app: a bad bound fails at start-up (lru-cache checks its options), not on a request.
+  const caches = (): Kept => ({
+    compressed: { units: compressedCache(bounds.compressedUnits), projects: compressedCache(bounds.compressedProjects) },
+    identity: { units: identityCache(bounds.identityUnits), projects: identityCache(bounds.identityProjects) },
+    etags: new LRUCache<string, string>({ max: IDENTITY_ETAGS }),
+  });
+  caches();
+  const keptOf = perSnapshot(caches);
+  return {
+    sendKept: (request, reply, search, snapshot, kind, key) => sendKept(keptOf.peek(snapshot), request, reply, search, snapshot, kind, key),
+    sendMade: (request, reply, snapshot, kind, key, parts, keep) => sendMade(request, reply, keep ? keptOf(snapshot) : undefined, kind, key, parts),
+    compressedBodies(snapshot) {
+      const kept = keptOf.peek(snapshot);
+      return kept ? kept.compressed.units.size + kept.compressed.projects.size : 0;
+    },
+    identityBodies(snapshot) {
+      const kept = keptOf.peek(snapshot);
+      if (!kept) return { bodies: 0, bytes: 0, bodyBytes: 0 };
+      const { units, projects } = kept.identity;
+      // The bodies' own lengths, walked: a check of the caches' count, not a copy of it.
+      let bodyBytes = 0;
+      for (const cache of [units, projects]) for (const entry of cache.values()) bodyBytes += entry.body.length;
+      return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize, bodyBytes };
+    },
+  };
 }
 
 /*
@@ -98,12 +132,8 @@ function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
  * is (and the hooks do as for any answer).
  */
 
-/**
- * The body kept for `key` with `snapshot`, as this client takes it, sent: compressed bytes when it takes a coding, the
- * identity body when it takes none (or the body is below the compression threshold); undefined when
- * none is kept.
- */
-export function sendKept(
+function sendKept(
+  kept: Kept | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
   search: Pick<SearchModel, 'isBehind'>,
@@ -114,9 +144,8 @@ export function sendKept(
   // Nothing kept is sent while a newer catalogue is signalled but not yet built: the route makes the
   // answer, from the database, which is ahead.
   if (search.isBehind(snapshot)) return undefined;
-  const coding = acceptedCoding(request, reply);
-  const kept = caches.get(snapshot);
   if (!kept) return undefined;
+  const coding = acceptedCoding(request, reply);
   if (coding) {
     const compressed = kept.compressed[kind].get(`${coding} ${key}`);
     if (compressed) {
@@ -130,26 +159,21 @@ export function sendKept(
   return reply.type(JSON_TYPE).header('etag', identity.etag).send(identity.body);
 }
 
-/**
- * Sends a body just made for `key`. When the body is the snapshot's, `keep` is the detail caches'
- * bounds and the body is kept with the snapshot as it was sent, within them: its compressed bytes, or
- * the identity body, with the ETag (false: the database was ahead of the snapshot, nothing is kept).
- */
-export function sendMade(
+/** Sends a body just made; `kept`: the snapshot's caches, to keep it in (undefined: not kept). */
+function sendMade(
   request: FastifyRequest,
   reply: FastifyReply,
-  snapshot: Snapshot,
+  kept: Kept | undefined,
   kind: BodyKind,
   key: string,
   parts: readonly JsonPart[],
-  keep: false | DetailCacheBounds,
 ): FastifyReply {
   const coding = acceptedCoding(request, reply);
   const body = jsonBody(parts);
   if (!coding || body.length < COMPRESSION_THRESHOLD) {
     // The ETag the hook would make (no coding below the threshold either), made once per snapshot.
-    if (keep) {
-      const { etags, identity } = keptOf(snapshot, keep);
+    if (kept) {
+      const { etags, identity } = kept;
       let etag = etags.get(key);
       if (etag === undefined) etags.set(key, (etag = etagOf(body)));
       // A large body's memory is used again once sent: never kept (LARGE_BODY is not below IDENTITY_MAX_ENTRY).
@@ -165,27 +189,10 @@ export function sendMade(
   compressedBodyRequests.inc({ result: 'miss' });
   const compressed: Compressed = { coding, etag: etagOf(body, coding), body: compressSync(coding, body) };
   reuseNow(body);
-  if (keep) keptOf(snapshot, keep).compressed[kind].set(`${coding} ${key}`, compressed);
+  kept?.compressed[kind].set(`${coding} ${key}`, compressed);
   return sendCompressed(reply, compressed);
 }
 
 function sendCompressed(reply: FastifyReply, { coding, etag, body }: Compressed): FastifyReply {
   return reply.type(JSON_TYPE).header('content-encoding', coding).header('etag', etag).send(body);
-}
-
-/** How many bodies the snapshot's caches hold (tests and scripts/search-model-size.ts). */
-export function compressedBodies(snapshot: Snapshot): number {
-  const kept = caches.get(snapshot);
-  return kept ? kept.compressed.units.size + kept.compressed.projects.size : 0;
-}
-
-/** How many identity bodies the snapshot's caches hold, and their bytes as counted (tests and scripts). */
-export function identityBodies(snapshot: Snapshot): { bodies: number; bytes: number; bodyBytes: number } {
-  const kept = caches.get(snapshot);
-  if (!kept) return { bodies: 0, bytes: 0, bodyBytes: 0 };
-  const { units, projects } = kept.identity;
-  // The bodies' own lengths, walked: a check of the caches' count, not a copy of it.
-  let bodyBytes = 0;
-  for (const cache of [units, projects]) for (const entry of cache.values()) bodyBytes += entry.body.length;
-  return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize, bodyBytes };
 }

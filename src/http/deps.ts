@@ -5,9 +5,8 @@ import type { Database } from '../db/database.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
-import type { DetailCacheBounds } from './detail-cache-budget.js';
+import type { DetailCaches } from './detail-caches.js';
 import type { CompanyContacts } from './company-contacts.js';
-import type { UnitPages } from './unit-detail-body.js';
 
 /*
  * What the routes are given by the app (src/http/app.ts registers each route plugin with it). A module
@@ -25,10 +24,8 @@ export interface AppDeps {
   changes?: ChangeSignal;
   /** The process's shutdown state: /health/ready answers 503 while it drains. */
   lifecycle: Lifecycle;
-  /** What the detail routes may keep per snapshot, per cache (config.detailCacheMb split by detail-cache-budget.ts). */
-  detailCaches: DetailCacheBounds;
-  /** GET /units/{id}'s project pages, kept per snapshot (unit-detail-body.ts). */
-  unitPages: UnitPages;
+  /** What the detail routes keep per snapshot, within DETAIL_CACHE_MB (detail-caches.ts). */
+  details: DetailCaches;
   /** GET /projects/{id}/contacts's answers, kept per developer until the next change (company-contacts.ts). */
   contacts: CompanyContacts;
   /** Applications, whichever door they come in by (REST or MCP): one set of write slots per process. */

@@ -7,6 +7,7 @@ import { readFacilityTexts, readNearbyLinks } from '../queries/project-nearby.js
 import { CATEGORIES, categoryIndex, eachLink, shownLinks, writeNearbyBlock, type NearbyLinks } from '../search/project-nearby.js';
 import type { Snapshot } from '../search/snapshot.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
+import { perSnapshot } from '../search/per-snapshot.js';
 import { largeBody } from './large-bodies.js';
 import { nearbyBlockRequests } from '../metrics/instruments.js';
 
@@ -30,21 +31,6 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
 interface Kept {
   links: LRUCache<number, NearbyLinks>;
   texts: Record<NearbyForm, LRUCache<number, Buffer>>;
-}
-
-const kept = new WeakMap<Snapshot, Kept>();
-
-function keptOf(snapshot: Snapshot, bounds: DetailCacheBounds): Kept {
-  let entry = kept.get(snapshot);
-  if (!entry) {
-    const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150 });
-    entry = {
-      links: new LRUCache<number, NearbyLinks>({ maxSize: bounds.nearbyLinks, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
-      texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
-    };
-    kept.set(snapshot, entry);
-  }
-  return entry;
 }
 
 /** One project's links (readNearbyLinks' rows) as the snapshot's form holds them for project index 0, facility ids in place of indexes. */
@@ -83,20 +69,46 @@ function projectLinks(rows: readonly { category: string; links: string }[]): Nea
   return { linkAt, linkCount, facility: Int32Array.from(facility), distance: Float64Array.from(distance), distanceText: { bytes, at } };
 }
 
-/**
- * The block of `projectId` with `snapshot`, written between `before` and `after`; undefined when the
- * database is already past the snapshot (the caller answers from the database, not kept).
- */
-export async function nearbyOnDemand(
+/** The nearby blocks one app writes on demand, with what it keeps per snapshot (detail-caches.ts makes it). */
+export interface NearbyOnDemand {
+  /**
+   * The block of `projectId` with `snapshot`, written between `before` and `after`; undefined when the
+   * database is already past the snapshot (the caller answers from the database, not kept).
+   */
+  block(snapshot: Snapshot, projectId: number, options: NearbyOptions, before: Buffer, after: Buffer): Promise<Buffer | undefined>;
+  /** Bytes kept for the snapshot, by cache, as counted against their bounds (tests and scripts). */
+  keptBytes(snapshot: Snapshot): { links: number; full: number; summary: number };
+}
+
+export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): NearbyOnDemand {
+  const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150 });
+  const caches = (): Kept => ({
+    links: new LRUCache<number, NearbyLinks>({ maxSize: bounds.nearbyLinks, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
+    texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
+  });
+  // Made with the app: a bad bound fails at start-up (lru-cache checks its options), not on a request.
+  caches();
+  const keptOf = perSnapshot(caches);
+  return {
+    block: (snapshot, projectId, options, before, after) => block(database, keptOf(snapshot), snapshot, projectId, options, before, after),
+    keptBytes(snapshot) {
+      const entry = keptOf.peek(snapshot);
+      if (!entry) return { links: 0, full: 0, summary: 0 };
+      return { links: entry.links.calculatedSize, full: entry.texts.full.calculatedSize, summary: entry.texts.summary.calculatedSize };
+    },
+  };
+}
+
+async function block(
   database: Database,
-  bounds: DetailCacheBounds,
+  kept: Kept,
   snapshot: Snapshot,
   projectId: number,
   options: NearbyOptions,
   before: Buffer,
   after: Buffer,
 ): Promise<Buffer | undefined> {
-  const { links: keptLinks, texts: keptTexts } = keptOf(snapshot, bounds);
+  const { links: keptLinks, texts: keptTexts } = kept;
   const form = options.form ?? 'full';
   // Each shown link's facility text, by link index; the facilities not kept are read.
   const found: Buffer[] = [];
@@ -144,11 +156,4 @@ export async function nearbyOnDemand(
     if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
     return text;
   }, before, after, largeBody);
-}
-
-/** Bytes kept for the snapshot, by cache, as counted against their bounds (tests and scripts). */
-export function nearbyKeptBytes(snapshot: Snapshot): { links: number; full: number; summary: number } {
-  const entry = kept.get(snapshot);
-  if (!entry) return { links: 0, full: 0, summary: 0 };
-  return { links: entry.links.calculatedSize, full: entry.texts.full.calculatedSize, summary: entry.texts.summary.calculatedSize };
 }

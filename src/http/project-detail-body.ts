@@ -11,7 +11,8 @@ import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../contract/
 import { ok } from '../contract/schemas/envelope.js';
 import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '../queries/project-detail.js';
 import { nearbyBlock } from '../search/project-nearby.js';
-import { nearbyOnDemand } from './nearby-on-demand.js';
+import { nearbyOnDemand, type NearbyOnDemand } from './nearby-on-demand.js';
+import { perSnapshot } from '../search/per-snapshot.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { largeBody } from './large-bodies.js';
 import type { Snapshot } from '../search/snapshot.js';
@@ -22,7 +23,7 @@ import type { JsonPart } from './raw-json.js';
 /*
  * GET /projects/{id}'s body, in parts to be sent without joining them into one string.
  *
- * From a snapshot (projectDetailParts): the nearby block, most of the bytes, is written from the
+ * From a snapshot (projectDetails): the nearby block, most of the bytes, is written from the
  * snapshot's compact form (src/search/project-nearby.ts) when the snapshot keeps one
  * (NEARBY_IN_MEMORY), else from the links and facility texts kept as they are asked
  * (src/http/nearby-on-demand.ts); the rest (~2-10 kB: the project, its media,
@@ -79,20 +80,32 @@ async function readAtVersion(database: Database, scope: ReadScope, projectId: nu
   return { version, row: value };
 }
 
-/** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
-const keptTexts = new WeakMap<Snapshot, LRUCache<string, string>>();
-
-function textsOf(snapshot: Snapshot, bytes: number): LRUCache<string, string> {
-  let texts = keptTexts.get(snapshot);
-  if (!texts) keptTexts.set(snapshot, (texts = new LRUCache<string, string>({ maxSize: bytes, sizeCalculation: (text, key) => (text.length + key.length) * 2 + 64 })));
-  return texts;
+/** The project details one app makes from its snapshots, with what it keeps per snapshot (detail-caches.ts makes it). */
+export interface ProjectDetails {
+  /** The body on a snapshot, or undefined when the key does not see the project (unknown, draft, deleted, not contracted: alike). */
+  parts(serialize: SerializeDetail, snapshot: Snapshot, request: ProjectDetailRequest): Promise<DetailBody | undefined>;
+  /** The nearby blocks written on demand (when the snapshot keeps none). */
+  nearby: NearbyOnDemand;
 }
 
-/** The body on a snapshot, or undefined when the key does not see the project (unknown, draft, deleted, not contracted: alike). */
-export async function projectDetailParts(
+export function projectDetails(database: Database, links: LinkBuilder, bounds: DetailCacheBounds): ProjectDetails {
+  const nearby = nearbyOnDemand(database, bounds);
+  /** The envelope text kept per snapshot (bytes: ~2 per character), by project, price vector and currency. */
+  const texts = () => new LRUCache<string, string>({ maxSize: bounds.projectTexts, sizeCalculation: (text, key) => (text.length + key.length) * 2 + 64 });
+  // Made with the app: a bad bound fails at start-up (lru-cache checks its options), not on a request.
+  texts();
+  const textsOf = perSnapshot(texts);
+  return {
+    nearby,
+    parts: (serialize, snapshot, request) => detailParts(database, links, textsOf(snapshot), nearby, serialize, snapshot, request),
+  };
+}
+
+async function detailParts(
   database: Database,
   links: LinkBuilder,
-  bounds: DetailCacheBounds,
+  texts: LRUCache<string, string>,
+  nearbyOnDemand: NearbyOnDemand,
   serialize: SerializeDetail,
   snapshot: Snapshot,
   request: ProjectDetailRequest,
@@ -101,7 +114,6 @@ export async function projectDetailParts(
   const p = snapshot.indexOf.get(projectId);
   if (p === undefined || !isVisibleProject(snapshot, scope, projectId)) return undefined;
   const { nearby } = snapshot;
-  const texts = textsOf(snapshot, bounds.projectTexts);
   const key = `${projectId} ${scope.price_vector} ${scope.display?.currency ?? ''}`;
   let text = texts.get(key);
   if (text === undefined) {
@@ -123,7 +135,7 @@ export async function projectDetailParts(
   const [before, after] = parts.map((part) => Buffer.from(part));
   const block = nearby
     ? nearbyBlock(nearby, p, request.nearby, before, after, largeBody)
-    : await nearbyOnDemand(database, bounds, snapshot, projectId, request.nearby, before, after);
+    : await nearbyOnDemand.block(snapshot, projectId, request.nearby, before, after);
   if (block) return { parts: [block], ofSnapshot: true };
   // The database is past the snapshot: its answer, whole, not kept.
   const answer = await sqlProjectDetailParts(database.db, links, serialize, request);

@@ -13,6 +13,7 @@ import { buildUnitDetails, unitDetailsBytes, type UnitDetails } from '../search/
 import { toUnitModel } from './presenters/units.js';
 import { okJsonParts } from './raw-json.js';
 import { detailCacheBounds } from './detail-cache-budget.js';
+import { perSnapshot } from '../search/per-snapshot.js';
 
 /*
  * GET /units/{id}'s body on a snapshot. The unit's texts come from its project's page
@@ -78,45 +79,37 @@ export interface UnitPagesOptions {
 }
 
 export function unitPages(database: Database, links: LinkBuilder, { warm = true, bytes = detailCacheBounds().unitPages }: UnitPagesOptions = {}): UnitPages {
-  const keptPages = new WeakMap<Snapshot, Pages>();
-  const internedTexts = new WeakMap<Snapshot, (text: string) => string>();
-
   /** The snapshot's interning of texts shared by pages (a handful of tags: unbounded is fine). */
-  function internOf(snapshot: Snapshot): (text: string) => string {
-    let intern = internedTexts.get(snapshot);
-    if (!intern) {
-      const texts = new Map<string, string>();
-      intern = (text) => {
-        const kept = texts.get(text);
-        if (kept !== undefined) return kept;
-        texts.set(text, text);
-        return text;
-      };
-      internedTexts.set(snapshot, intern);
-    }
-    return intern;
-  }
-
-  function pagesOf(snapshot: Snapshot, context: PageContext): Pages {
-    let pages = keptPages.get(snapshot);
-    if (!pages) {
-      pages = new LRUCache<number, UnitDetails, PageContext>({
-        maxSize: bytes,
-        sizeCalculation: unitDetailsBytes,
-        fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
-      });
-      keptPages.set(snapshot, pages);
-      if (warm) warmPages(pages, context, bytes).catch(() => undefined);
-    }
-    return pages;
-  }
+  const internOf = perSnapshot((): ((text: string) => string) => {
+    const texts = new Map<string, string>();
+    return (text) => {
+      const kept = texts.get(text);
+      if (kept !== undefined) return kept;
+      texts.set(text, text);
+      return text;
+    };
+  });
+  const contextOf = (snapshot: Snapshot): PageContext => ({ database, links, snapshot, intern: internOf(snapshot) });
+  const pages = (): Pages =>
+    new LRUCache<number, UnitDetails, PageContext>({
+      maxSize: bytes,
+      sizeCalculation: unitDetailsBytes,
+      fetchMethod: async (projectId, _stale, { context }) => (await readPages([projectId], context))?.get(projectId),
+    });
+  // Made with the app: a bad bound fails at start-up (lru-cache checks its options), not on a request.
+  pages();
+  const pagesOf = perSnapshot((snapshot) => {
+    const made = pages();
+    if (warm) warmPages(made, contextOf(snapshot), bytes).catch(() => undefined);
+    return made;
+  });
 
   return {
     async body(serialize, snapshot, request) {
       const { k, scope, fields } = request;
       const projectId = snapshot.projects.id[snapshot.units.project[k]];
-      const context = { database, links, snapshot, intern: internOf(snapshot) };
-      const pages = pagesOf(snapshot, context);
+      const context = contextOf(snapshot);
+      const pages = pagesOf(snapshot);
       const page = await pages.fetch(projectId, { context }).catch((error: unknown) => {
         // The warm-up set the page while this read was in flight (lru-cache rejects the read as replaced).
         const warmed = pages.get(projectId);
@@ -130,7 +123,7 @@ export function unitPages(database: Database, links: LinkBuilder, { warm = true,
       return { parts: [fields ? selectEnvelopeData(text, fields) : text], ofSnapshot: false };
     },
     kept(snapshot) {
-      const pages = keptPages.get(snapshot);
+      const pages = pagesOf.peek(snapshot);
       return { pages: pages?.size ?? 0, bytes: pages?.calculatedSize ?? 0 };
     },
   };

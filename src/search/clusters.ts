@@ -4,6 +4,7 @@ import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
 import type { Snapshot } from './snapshot.js';
 import type { WhatMatched } from './what-matched.js';
+import { perSnapshot } from './per-snapshot.js';
 
 /*
  * GET /projects/clusters on a snapshot: the matching projects (the search's own result, so visibility
@@ -70,27 +71,22 @@ interface Cell {
 }
 
 /** Each project's position in the ascending price_from order, per snapshot. */
-const ranks = new WeakMap<Snapshot, Int32Array>();
+const priceRanks = perSnapshot((snapshot) => {
+  const ascending = snapshot.orders.price_from.ascending;
+  const rank = new Int32Array(ascending.length);
+  for (let k = 0; k < ascending.length; k++) rank[ascending[k]] = k;
+  return rank;
+});
 
 /*
  * Each project's tile column and row at MAX_ZOOM, per snapshot (a tile at any zoom is then a shift,
  * geo.ts tileAt): the tangent and inverse sine of a latitude cost more than the rest of a member's
  * work, and a project's do not change with the request.
  */
-const tiles = new WeakMap<Snapshot, { x: Int32Array; y: Int32Array }>();
-
-function tilesOf(snapshot: Snapshot): { x: Int32Array; y: Int32Array } {
-  let found = tiles.get(snapshot);
-  if (!found) {
-    const { latitude, longitude } = snapshot.projects;
-    found = {
-      x: Int32Array.from(longitude, (lng) => tileIndex(mercatorX(lng), MAX_ZOOM)),
-      y: Int32Array.from(latitude, (lat) => tileIndex(mercatorY(lat), MAX_ZOOM)),
-    };
-    tiles.set(snapshot, found);
-  }
-  return found;
-}
+const tilesOf = perSnapshot(({ projects: { latitude, longitude } }) => ({
+  x: Int32Array.from(longitude, (lng) => tileIndex(mercatorX(lng), MAX_ZOOM)),
+  y: Int32Array.from(latitude, (lat) => tileIndex(mercatorY(lat), MAX_ZOOM)),
+}));
 
 /** membersInIdOrder's marks, grown to the largest snapshot seen (a pass runs to its end without yielding). */
 let marks = new Uint8Array(0);
@@ -110,17 +106,6 @@ function membersInIdOrder(matches: Int32Array, count: number): Int32Array {
     members[next++] = i;
   }
   return members;
-}
-
-function priceRanks(snapshot: Snapshot): Int32Array {
-  let rank = ranks.get(snapshot);
-  if (!rank) {
-    const ascending = snapshot.orders.price_from.ascending;
-    rank = new Int32Array(ascending.length);
-    for (let k = 0; k < ascending.length; k++) rank[ascending[k]] = k;
-    ranks.set(snapshot, rank);
-  }
-  return rank;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { conversion, type Conversion, type DisplayCurrency } from '../domain/currency.js';
 import { keyPricing, type KeyPricing } from '../domain/pricing.js';
 import type { Snapshot } from './snapshot.js';
+import { perSnapshot } from './per-snapshot.js';
 
 /*
  * `currency=` on a snapshot: per currency of the snapshot's projects, the conversion of the rule
@@ -20,11 +21,10 @@ export interface DisplayPrices {
  * as many entries as its keys have distinct price vectors times the currencies asked for; they go
  * with it.
  */
-const kept = new WeakMap<Snapshot, Map<string, DisplayPrices>>();
+const kept = perSnapshot(() => new Map<string, DisplayPrices>());
 
 export function displayPrices(snapshot: Snapshot, priceVector: number, display: DisplayCurrency): DisplayPrices {
-  let forSnapshot = kept.get(snapshot);
-  if (!forSnapshot) kept.set(snapshot, (forSnapshot = new Map()));
+  const forSnapshot = kept(snapshot);
   const key = `${priceVector} ${display.currency}`;
   let prices = forSnapshot.get(key);
   if (!prices) forSnapshot.set(key, (prices = convertedFrom(snapshot, priceVector, display)));

@@ -5,6 +5,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema.js';
 import { buildApp, type App, type BuildAppOptions } from '../../src/http/app.js';
+import { detailCaches, type DetailCaches } from '../../src/http/detail-caches.js';
+import { detailCacheBounds } from '../../src/http/detail-cache-budget.js';
 import { importBundle } from '../../src/import/import-bundle.js';
 import { createApiKey } from '../../src/keys.js';
 import { linkBuilder } from '../../src/contract/links.js';
@@ -21,6 +23,8 @@ export interface TestApp {
   changes: ChangeSignal;
   /** The app's in-memory search, built after the bundle was imported. */
   search: SearchModel;
+  /** The app's detail caches (DETAIL_CACHE_MB of `env`), to look into what they keep. */
+  details: DetailCaches;
   /**
    * Rebuilds the search model from the database now. Catalogue writes signal it by themselves (the
    * model follows `changes`); tests call this where they want the rebuild finished before going on.
@@ -46,7 +50,8 @@ export async function createTestApp(
   if (bundle) await importBundle(database.db, bundle, { facilityLinkRadiusM: config.facilityLinkRadiusM });
   const changes = await openChangeSignal(database);
   const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes, nearbyInMemory: config.nearbyInMemory });
-  const app = await buildApp({ database, config, search, logger: false, changes, ...appOptions });
+  const details = detailCaches(database, linkBuilder(config.staticBaseUrl), detailCacheBounds(config.detailCacheMb));
+  const app = await buildApp({ database, config, search, logger: false, changes, details, ...appOptions });
   await app.ready();
   return {
     app,
@@ -55,6 +60,7 @@ export async function createTestApp(
     config,
     changes,
     search,
+    details,
     refresh: () => search.refresh(),
     async key(options = {}) {
       const { secret } = await createApiKey(database.db, {

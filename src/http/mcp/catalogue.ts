@@ -16,7 +16,6 @@ import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-na
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { findProjects } from '../../search/find-projects.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
-import { projectDetailParts } from '../project-detail-body.js';
 import { reuseNow } from '../large-bodies.js';
 import { jsonBody } from '../raw-json.js';
 import { derivedOnce } from '../../search/result-cache.js';
@@ -52,7 +51,7 @@ export interface Catalogue {
 }
 
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
-  const { database, config, links, search, applications, detailCaches } = deps;
+  const { database, config, links, search, applications, details } = deps;
   const { db } = database;
   const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 
@@ -90,7 +89,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
     async getProject(id) {
       const snapshot = await search.latest();
       const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
-      const body = await projectDetailParts(database, links, detailCaches, JSON.stringify, snapshot, request);
+      const body = await details.projects.parts(JSON.stringify, snapshot, request);
       if (!body) throw notFound(messages.projectNotFound);
       const bytes = jsonBody(body.parts);
       const { data } = JSON.parse(bytes.toString('utf8')) as { data: ProjectDetailData };
@@ -102,7 +101,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       const snapshot = await search.latest();
       const k = visibleUnitIndex(snapshot, auth, id);
       if (k < 0) throw notFound(messages.unitNotFound);
-      const body = await deps.unitPages.body(JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
+      const body = await details.units.body(JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
       if (!body) throw notFound(messages.unitNotFound);
       return (JSON.parse(body.parts.join('')) as { data: UnitData }).data;
     },

@@ -5,8 +5,6 @@ import { polygonLine } from '../../domain/project-filters.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { findProjects } from '../../search/find-projects.js';
 import { flatListJson, isVisibleProject } from '../../search/visibility.js';
-import { projectDetailParts } from '../project-detail-body.js';
-import { sendKept, sendMade } from '../compressed-once.js';
 import type { AppDeps } from '../deps.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
@@ -34,7 +32,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts, detailCaches }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts, details }) => {
   /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
   async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
     // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
@@ -142,11 +140,11 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       // Everything the body depends on (the key's visibility is checked before anything kept is sent).
       const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
       if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
-      const kept = sendKept(request, reply, search, snapshot, 'projects', key);
+      const kept = details.bodies.sendKept(request, reply, search, snapshot, 'projects', key);
       if (kept) return kept;
-      const body = await projectDetailParts(database, links, detailCaches, (envelope) => serializeText(reply, envelope), snapshot, detail);
+      const body = await details.projects.parts((envelope) => serializeText(reply, envelope), snapshot, detail);
       if (!body) throw notFound(messages.projectNotFound);
-      return sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot && detailCaches);
+      return details.bodies.sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot);
     },
   );
 

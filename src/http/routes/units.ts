@@ -9,10 +9,9 @@ import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields } from '../../contract/field-selection.js';
 import { serializeText } from '../raw-json.js';
-import { sendKept, sendMade } from '../compressed-once.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, database, links, unitPages, detailCaches }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, details }) => {
   app.get(
     '/units/:id',
     {
@@ -42,11 +41,11 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       if (k < 0) throw notFound(messages.unitNotFound);
       // Everything the body depends on (the key's visibility is settled above).
       const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
-      const kept = sendKept(request, reply, search, snapshot, 'units', key);
+      const kept = details.bodies.sendKept(request, reply, search, snapshot, 'units', key);
       if (kept) return kept;
-      const body = await unitPages.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
+      const body = await details.units.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
       if (!body) throw notFound(messages.unitNotFound);
-      return sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot && detailCaches);
+      return details.bodies.sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
     },
   );
 };
