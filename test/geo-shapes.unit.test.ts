@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { inBox, inShape, MAX_ZOOM, mercatorX, mercatorY, selfIntersection, tileAt, tileIndex, type LngLatShape } from '../src/domain/geo.js';
+import fc from 'fast-check';
+import { boxOf, inBox, inShape, MAX_ZOOM, mercatorX, mercatorY, selfIntersection, shapeTest, tileAt, tileIndex, type LngLatRing, type LngLatShape } from '../src/domain/geo.js';
 import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon } from '../src/domain/project-filters.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
 
@@ -208,5 +209,55 @@ describe('map tiles', () => {
         expect([tileAt(x, zoom), tileAt(y, zoom)], `${lng} ${lat} at ${zoom}`).toEqual([tileIndex(mercatorX(lng), zoom), tileIndex(mercatorY(lat), zoom)]);
       }
     }
+  });
+});
+
+describe('shapeTest (the search\'s walk of the edges at a latitude) against inShape (every edge)', () => {
+  // Small integer coordinates, so that points land exactly on vertices, on edges and on vertex latitudes.
+  const coordinate = fc.integer({ min: -20, max: 20 });
+  const ringArb = fc.array(fc.tuple(coordinate, coordinate), { minLength: 3, maxLength: 40 }).map((points): LngLatRing => {
+    const xs = points.map(([x]) => x);
+    const ys = points.map(([, y]) => y);
+    return { xs, ys, box: boxOf(xs, ys) };
+  });
+  const shapeArb = fc
+    .array(fc.record({ outer: ringArb, holes: fc.array(ringArb, { maxLength: 2 }) }), { minLength: 1, maxLength: 3 })
+    .map((polygons): LngLatShape => ({ polygons, box: boxOf(polygons.flatMap((p) => p.outer.xs), polygons.flatMap((p) => p.outer.ys)) }));
+
+  /** Points where the two could differ: every vertex, edge midpoints and thirds, the vertex latitudes, a grid, a few at random. */
+  function probes(shape: LngLatShape, extra: [number, number][]): [number, number][] {
+    const points: [number, number][] = [...extra, [Number.NaN, 0], [0, Number.NaN]];
+    for (const { outer, holes } of shape.polygons) {
+      for (const { xs, ys } of [outer, ...holes]) {
+        for (let i = 0, j = xs.length - 1; i < xs.length; j = i++) {
+          points.push([xs[i], ys[i]], [(xs[i] + xs[j]) / 2, (ys[i] + ys[j]) / 2], [xs[j] + (xs[i] - xs[j]) / 3, ys[j] + (ys[i] - ys[j]) / 3]);
+          for (const x of [-21, xs[j], 0.5, 21]) points.push([x, ys[i]]);
+        }
+      }
+    }
+    for (let x = -21; x <= 21; x += 3) for (let y = -21; y <= 21; y += 3) points.push([x, y], [x + 0.5, y + 0.25]);
+    return points;
+  }
+
+  it('gives the same answer on random shapes (any ring, simple or not; holes; several polygons)', () => {
+    const pointArb = fc.tuple(fc.double({ min: -22, max: 22, noNaN: true }), fc.double({ min: -22, max: 22, noNaN: true }));
+    fc.assert(
+      fc.property(shapeArb, fc.array(pointArb, { maxLength: 20 }), (shape, extra) => {
+        const test = shapeTest(shape);
+        for (const [x, y] of probes(shape, extra)) expect(test(x, y), `${x},${y}`).toBe(inShape(x, y, shape));
+      }),
+      { numRuns: 300, seed: 24 },
+    );
+  });
+
+  it('falls back to the walk of every edge on a ring of long zigzags, with the same answers', () => {
+    // 200 vertices at 200 latitudes, each edge spanning about half of them: ~100 listed edges per vertex (over 16).
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let i = 0; i < 100; i++) xs.push(i, i + 0.5), ys.push(-i / 64, 10 + i / 64);
+    const ring = { xs, ys, box: boxOf(xs, ys) };
+    const shape: LngLatShape = { polygons: [{ outer: ring, holes: [] }], box: ring.box };
+    const test = shapeTest(shape);
+    for (const [x, y] of probes(shape, [[10.25, 5], [50, 0], [99.5, 11], [0.25, 0]])) expect(test(x, y), `${x},${y}`).toBe(inShape(x, y, shape));
   });
 });

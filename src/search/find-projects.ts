@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { haversineM, inBox, inShape } from '../domain/geo.js';
+import { haversineM, inBox, shapeTest } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { KeyPricing } from '../domain/pricing.js';
@@ -233,8 +233,9 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   }
   // Last: a drawn shape's test walks its edges (50 for the bench's star), more than every other check.
   if (filters.polygon) {
-    const polygon = filters.polygon;
-    checks.push((i) => inBox(p.longitude[i], p.latitude[i], polygon.box) && inShape(p.longitude[i], p.latitude[i], polygon));
+    const { box } = filters.polygon;
+    const inDrawnShape = shapeTest(filters.polygon);
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], box) && inDrawnShape(p.longitude[i], p.latitude[i]));
   }
 
   const all = [...Object.values(facet), ...checks];
