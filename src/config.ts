@@ -29,6 +29,8 @@ export interface Config {
   nearbyInMemory: boolean;
   /** DETAIL_CACHE_MB: the memory the detail routes may keep per snapshot, split by fixed shares (src/http/detail-cache-budget.ts). */
   detailCacheMb: number;
+  /** HEAP_GROWTH_PERCENT: how far the JavaScript heap may grow past what was live at the last full collection (src/heap-growth.ts); 0: V8's own choice. */
+  heapGrowthPercent: number;
   logLevel: string;
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
   rateLimit: RateLimitConfig | undefined;
@@ -141,6 +143,17 @@ function detailCacheMb(env: Env): number {
 export const DEFAULT_SHUTDOWN_DRAIN_S = 10;
 export const DEFAULT_SHUTDOWN_GRACE_S = 20;
 
+/** HEAP_GROWTH_PERCENT's default: V8 alone took up to 4x what is live; 100 keeps most of the memory a lower setting saves for little CPU (docs/performance.md, stop 37). */
+export const DEFAULT_HEAP_GROWTH_PERCENT = 100;
+
+function heapGrowthPercent(env: Env): number {
+  const raw = read(env, 'HEAP_GROWTH_PERCENT');
+  if (raw === undefined) return DEFAULT_HEAP_GROWTH_PERCENT;
+  const percent = Number(raw);
+  if (!/^\d+$/.test(raw) || percent > 300) throw new ConfigError(`HEAP_GROWTH_PERCENT must be an integer from 0 (V8's own choice) to 300, got "${raw}"`);
+  return percent;
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     return ['http:', 'https:'].includes(new URL(value).protocol);
@@ -226,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     facilityLinkRadiusM: positiveNumber(env, 'FACILITY_LINK_RADIUS_M') ?? 10_000,
     nearbyInMemory: booleanVariable(env, 'NEARBY_IN_MEMORY', false),
     detailCacheMb: detailCacheMb(env),
+    heapGrowthPercent: heapGrowthPercent(env),
     logLevel,
     rateLimit: rateLimitConfig(env),
     webhooks: webhookConfig(env),

@@ -3,6 +3,7 @@ import { openChangeSignal, type ChangeSignal } from './changes/change-signal.js'
 import type { Config } from './config.js';
 import { openDatabase, readerAfterLatestCommit, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { limitHeapGrowth } from './heap-growth.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
 import { linkBuilder } from './contract/links.js';
@@ -60,6 +61,7 @@ export interface StartOptions {
 
 /** Opens the database, migrates, and listens. `npm start` and `catalogue serve` both come through here. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  limitHeapGrowth(config.heapGrowthPercent);
   const engineLog: { log?: App['log'] } = {};
   const database = await openDatabase({
     // The embedded engine failing (e.g. a full disk) and being reopened: one line each, cause named.

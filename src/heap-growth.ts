@@ -1,0 +1,15 @@
+import v8 from 'node:v8';
+
+/*
+ * How far V8 lets the old generation grow past what was live after a full collection before it
+ * collects again. Its own factor moves between 1.1 and 4 with its estimate of collection speed against
+ * allocation rate, and under load it takes the top of that range: a service with ~140 MB live ran with
+ * 450-600 MB of heap, most of it garbage not yet collected (docs/performance.md, stops 36 and 37). A
+ * fixed factor keeps the peak near what is live, for more frequent full collections (marked
+ * concurrently, on another thread). V8 reads the flag at each full collection, so it takes effect when
+ * set in a running process; it is process-wide (the embedded database's worker thread too).
+ */
+export function limitHeapGrowth(percent: number): void {
+  // 0 leaves V8's own factor (the flag's own meaning of 0).
+  v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+}
