@@ -8,7 +8,9 @@ import type { LinkBuilder } from '../contract/links.js';
 import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
 import { spliceRawProperty } from '../contract/json-splice.js';
 import { EMPTY_NEARBY_FACILITIES, nearbyFacilitiesJsonParts } from '../contract/nearby-facilities.js';
-import { ok } from '../contract/schemas/envelope.js';
+import { ok, Success } from '../contract/schemas/envelope.js';
+import { ProjectDetail } from '../contract/schemas/projects.js';
+import { schemaSerializer } from '../contract/schema-serializer.js';
 import { findProjectDetail, type NearbyOptions, type ProjectDetailRow } from '../queries/project-detail.js';
 import { nearbyBlock } from '../search/project-nearby.js';
 import { nearbyOnDemand, type NearbyOnDemand } from './nearby-on-demand.js';
@@ -45,8 +47,13 @@ export interface ProjectDetailRequest {
   nearby: NearbyOptions;
 }
 
-/** Serializes the envelope as the route's response schema does (reply.serialize). */
-export type SerializeDetail = (envelope: { status: 'success'; data: ReturnType<typeof toProjectDetail> }) => string;
+/*
+ * The one writer of a detail's text, whoever asks (the route, MCP's get_project): the route's response
+ * schema compiled as Fastify compiles it (schema-serializer.ts). The texts are kept per snapshot and
+ * shared, so a text written any other way (MCP used JSON.stringify, which leaves out what the schema
+ * writes differently, e.g. a file's `url`) would have become the route's answer.
+ */
+const serializeDetail = schemaSerializer(Success(ProjectDetail, 'The project with every block.'));
 
 export interface DetailBody {
   parts: JsonPart[];
@@ -55,8 +62,8 @@ export interface DetailBody {
 }
 
 /** The envelope without the nearby block (its empty placeholder), `fields` applied. */
-function envelopeText(row: ProjectDetailRow, links: LinkBuilder, serialize: SerializeDetail): string {
-  return serialize(ok(toProjectDetail(row, links)));
+function envelopeText(row: ProjectDetailRow, links: LinkBuilder): string {
+  return serializeDetail(ok(toProjectDetail(row, links)));
 }
 
 function withNearby(text: string, fields: FieldSelection | undefined, nearbyParts: () => JsonPart[]): JsonPart[] {
@@ -67,11 +74,11 @@ function withNearby(text: string, fields: FieldSelection | undefined, nearbyPart
 }
 
 /** The SQL path: two queries (the project with its blocks, then the nearby block as JSON text made by the database). */
-export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, serialize: SerializeDetail, request: ProjectDetailRequest): Promise<JsonPart[] | undefined> {
+export async function sqlProjectDetailParts(db: Kysely<DB>, links: LinkBuilder, request: ProjectDetailRequest): Promise<JsonPart[] | undefined> {
   const nearbyAsked = !request.fields || request.fields.has('nearby_facilities');
   const row = await findProjectDetail(db, request.scope, request.projectId, nearbyAsked ? request.nearby : undefined);
   if (!row) return undefined;
-  return withNearby(envelopeText(row, links, serialize), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
+  return withNearby(envelopeText(row, links), request.fields, () => nearbyFacilitiesJsonParts(row.nearby));
 }
 
 /** The project's detail row read with the catalogue version (on a replica when there are). */
@@ -83,7 +90,7 @@ async function readAtVersion(database: Database, scope: ReadScope, projectId: nu
 /** The project details one app makes from its snapshots, with what it keeps per snapshot (detail-caches.ts makes it). */
 export interface ProjectDetails {
   /** The body on a snapshot, or undefined when the key does not see the project (unknown, draft, deleted, not contracted: alike). */
-  parts(serialize: SerializeDetail, snapshot: Snapshot, request: ProjectDetailRequest): Promise<DetailBody | undefined>;
+  parts(snapshot: Snapshot, request: ProjectDetailRequest): Promise<DetailBody | undefined>;
   /** The nearby blocks written on demand (when the snapshot keeps none). */
   nearby: NearbyOnDemand;
 }
@@ -97,7 +104,7 @@ export function projectDetails(database: Database, links: LinkBuilder, bounds: D
   const textsOf = perSnapshot(texts);
   return {
     nearby,
-    parts: (serialize, snapshot, request) => detailParts(database, links, textsOf(snapshot), nearby, serialize, snapshot, request),
+    parts: (snapshot, request) => detailParts(database, links, textsOf(snapshot), nearby, snapshot, request),
   };
 }
 
@@ -106,7 +113,6 @@ async function detailParts(
   links: LinkBuilder,
   texts: LRUCache<string, string>,
   nearbyOnDemand: NearbyOnDemand,
-  serialize: SerializeDetail,
   snapshot: Snapshot,
   request: ProjectDetailRequest,
 ): Promise<DetailBody | undefined> {
@@ -119,12 +125,12 @@ async function detailParts(
   if (text === undefined) {
     const read = await readAtVersion(database, scope, projectId, undefined);
     if (read.version !== snapshot.catalogueVersion) {
-      const parts = await sqlProjectDetailParts(database.db, links, serialize, request);
+      const parts = await sqlProjectDetailParts(database.db, links, request);
       return parts && { parts, ofSnapshot: false };
     }
     // At the snapshot's version the project is visible to the key (checked above, with the same contracted ids).
     if (!read.row) return undefined;
-    text = envelopeText(read.row, links, serialize);
+    text = envelopeText(read.row, links);
     texts.set(key, text);
   }
   const parts = withNearby(text, request.fields, () => []);
@@ -138,6 +144,6 @@ async function detailParts(
     : await nearbyOnDemand.block(snapshot, projectId, request.nearby, before, after);
   if (block) return { parts: [block], ofSnapshot: true };
   // The database is past the snapshot: its answer, whole, not kept.
-  const answer = await sqlProjectDetailParts(database.db, links, serialize, request);
+  const answer = await sqlProjectDetailParts(database.db, links, request);
   return answer && { parts: answer, ofSnapshot: false };
 }

@@ -4,7 +4,9 @@ import { readAtCatalogueVersion } from '../queries/at-catalogue-version.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { LinkBuilder } from '../contract/links.js';
 import { selectEnvelopeData, type FieldSelection } from '../contract/field-selection.js';
-import { ok } from '../contract/schemas/envelope.js';
+import { ok, Success } from '../contract/schemas/envelope.js';
+import { UnitModel } from '../contract/schemas/units.js';
+import { schemaSerializer } from '../contract/schema-serializer.js';
 import { readUnitPageRows } from '../queries/unit-details.js';
 import { findUnit } from '../queries/units.js';
 import { unitJson } from '../search/find-unit.js';
@@ -25,8 +27,8 @@ import { perSnapshot } from '../search/per-snapshot.js';
  * Concurrent first requests for one project share one read (lru-cache's fetch).
  */
 
-/** Serializes the envelope as the route's response schema does (reply.serialize). */
-export type SerializeUnit = (envelope: { status: 'success'; data: ReturnType<typeof toUnitModel> }) => string;
+/** The route's response schema compiled as Fastify compiles it: the SQL path's text for the route and MCP's get_unit alike. */
+const serializeUnit = schemaSerializer(Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.'));
 
 export interface UnitRequest {
   unitId: number;
@@ -58,7 +60,7 @@ const WARM_CHUNK = 200;
 /** The unit pages of one app (src/http/app.ts makes one; a test may make its own and pass it in). */
 export interface UnitPages {
   /** The body, or undefined when the unit is not found (only possible when the database is ahead of the snapshot). */
-  body(serialize: SerializeUnit, snapshot: Snapshot, request: UnitRequest): Promise<UnitBody | undefined>;
+  body(snapshot: Snapshot, request: UnitRequest): Promise<UnitBody | undefined>;
   /** How many project pages are kept for the snapshot (tests and scripts). */
   kept(snapshot: Snapshot): { pages: number; bytes: number };
 }
@@ -105,7 +107,7 @@ export function unitPages(database: Database, links: LinkBuilder, { warm = true,
   });
 
   return {
-    async body(serialize, snapshot, request) {
+    async body(snapshot, request) {
       const { k, scope, fields } = request;
       const projectId = snapshot.projects.id[snapshot.units.project[k]];
       const context = contextOf(snapshot);
@@ -119,7 +121,7 @@ export function unitPages(database: Database, links: LinkBuilder, { warm = true,
       if (page) return { parts: okJsonParts(unitJson(snapshot, page, k, scope, fields)), ofSnapshot: true };
       const row = await findUnit(database.db, scope, request.unitId);
       if (!row) return undefined;
-      const text = serialize(ok(toUnitModel(row, links)));
+      const text = serializeUnit(ok(toUnitModel(row, links)));
       return { parts: [fields ? selectEnvelopeData(text, fields) : text], ofSnapshot: false };
     },
     kept(snapshot) {

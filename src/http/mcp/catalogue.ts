@@ -89,7 +89,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
     async getProject(id) {
       const snapshot = await search.latest();
       const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
-      const body = await details.projects.parts(JSON.stringify, snapshot, request);
+      const body = await details.projects.parts(snapshot, request);
       if (!body) throw notFound(messages.projectNotFound);
       const bytes = jsonBody(body.parts);
       const { data } = JSON.parse(bytes.toString('utf8')) as { data: ProjectDetailData };
@@ -101,7 +101,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
       const snapshot = await search.latest();
       const k = visibleUnitIndex(snapshot, auth, id);
       if (k < 0) throw notFound(messages.unitNotFound);
-      const body = await details.units.body(JSON.stringify, snapshot, { unitId: id, k, scope: auth, fields: undefined });
+      const body = await details.units.body(snapshot, { unitId: id, k, scope: auth, fields: undefined });
       if (!body) throw notFound(messages.unitNotFound);
       return (JSON.parse(body.parts.join('')) as { data: UnitData }).data;
     },

@@ -142,7 +142,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { d
       if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
       const kept = details.bodies.sendKept(request, reply, search, snapshot, 'projects', key);
       if (kept) return kept;
-      const body = await details.projects.parts((envelope) => serializeText(reply, envelope), snapshot, detail);
+      const body = await details.projects.parts(snapshot, detail);
       if (!body) throw notFound(messages.projectNotFound);
       return details.bodies.sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot);
     },

@@ -8,7 +8,6 @@ import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields } from '../../contract/field-selection.js';
-import { serializeText } from '../raw-json.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, details }) => {
@@ -43,7 +42,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
       const kept = details.bodies.sendKept(request, reply, search, snapshot, 'units', key);
       if (kept) return kept;
-      const body = await details.units.body((envelope) => serializeText(reply, envelope), snapshot, { unitId: request.params.id, k, scope, fields });
+      const body = await details.units.body(snapshot, { unitId: request.params.id, k, scope, fields });
       if (!body) throw notFound(messages.unitNotFound);
       return details.bodies.sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
     },
