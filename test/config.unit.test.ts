@@ -7,15 +7,15 @@ describe('configuration', () => {
   it('has the documented defaults', () => {
     expect(loadConfig({})).toEqual({
       port: 8080, host: '0.0.0.0', databaseUrl: undefined, databaseReadUrls: [], databaseReadMaxLagS: undefined, dataDir: './data', staticBaseUrl: undefined, publicBaseUrl: undefined,
-      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, nearbyInMemory: false, detailCacheMb: 328, heapGrowthPercent: 100, logLevel: 'info', rateLimit: undefined,
+      amenitiesRadiusM: undefined, facilityLinkRadiusM: 10000, nearbyInMemory: false, detailCacheMb: 328, heapGrowthPercent: 30, logLevel: 'info', rateLimit: undefined,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, retryBaseMs: 5_000, retryForMs: 72 * 3600_000, worker: true },
       metrics: undefined, shutdownDrainS: 10, shutdownGraceS: 20,
     });
   });
 
-  it('takes HEAP_GROWTH_PERCENT from 0 (V8 chooses) to 300', () => {
+  it('takes HEAP_GROWTH_PERCENT from 0 (V8 chooses) to 100', () => {
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
-    expect(loadConfig({ HEAP_GROWTH_PERCENT: '300' }).heapGrowthPercent).toBe(300);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '100' }).heapGrowthPercent).toBe(100);
     expect(loadConfig({ HEAP_GROWTH_PERCENT: '15' }).heapGrowthPercent).toBe(15);
   });
 
@@ -67,7 +67,7 @@ describe('configuration', () => {
     ['HEAP_GROWTH_PERCENT', '-1'],
     ['HEAP_GROWTH_PERCENT', '12.5'],
     ['HEAP_GROWTH_PERCENT', 'some'],
-    ['HEAP_GROWTH_PERCENT', '301'],
+    ['HEAP_GROWTH_PERCENT', '101'],
   ])('stops on a bad %s (%s), naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -58,7 +58,7 @@ describe.each(drivers)('details while the database is ahead of the snapshot (%s)
     frozen = await SearchModel.create(t.db, { links: linkBuilder(undefined) });
     // Pages read on demand only: what a request reads is what is kept.
     const pages = unitPages(t.database, linkBuilder(undefined), { warm: false });
-    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false, details: detailCaches(t.database, linkBuilder(undefined), detailCacheBounds(), pages) });
+    app = await buildApp({ database: t.database, config: t.config, search: frozen, logger: false, details: detailCaches(t.database, linkBuilder(t.config.staticBaseUrl), detailCacheBounds(t.config.detailCacheMb), pages) });
     await app.ready();
   });
   afterAll(async () => {
@@ -176,7 +176,7 @@ describe.each(drivers)('unit pages read ahead (%s)', (driver) => {
     t = await createTestApp(driver, catalogue());
     key = await t.key();
     pages = unitPages(t.database, linkBuilder(undefined));
-    app = await buildApp({ database: t.database, config: t.config, search: t.search, changes: t.changes, logger: false, details: detailCaches(t.database, linkBuilder(undefined), detailCacheBounds(), pages) });
+    app = await buildApp({ database: t.database, config: t.config, search: t.search, changes: t.changes, logger: false, details: detailCaches(t.database, linkBuilder(t.config.staticBaseUrl), detailCacheBounds(t.config.detailCacheMb), pages) });
     await app.ready();
   });
   afterAll(async () => {

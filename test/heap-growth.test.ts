@@ -6,13 +6,18 @@ const exec = promisify(execFile);
 
 /** The largest heap (MB) of the service's process started with HEAP_GROWTH_PERCENT=percent under the child's allocations. */
 async function peakHeapMb(percent: string): Promise<number> {
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'test/helpers/heap-growth-child.ts', percent], { timeout: 120_000 });
+  // V8's own factor depends on the heap limit (up to 4x only with a large one): a fixed limit, and no
+  // inherited NODE_OPTIONS, so the comparison does not depend on the machine running it.
+  const { stdout } = await exec(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', 'test/helpers/heap-growth-child.ts', percent], {
+    timeout: 120_000,
+    env: { ...process.env, NODE_OPTIONS: '' },
+  });
   return Number(stdout.trim().split(' ')[0]);
 }
 
 describe('HEAP_GROWTH_PERCENT', () => {
-  it('the service keeps its heap near what is live: half or less of the heap V8 takes on its own', async () => {
-    // 0: V8's own factor (~310 MB measured for ~85 MB live); 10: ~160 MB.
+  it('the service keeps its heap near what is live: under three quarters of the heap V8 takes on its own', async () => {
+    // Measured: 854 MB with 0 (V8's own factor), 277 MB with 10.
     const own = await peakHeapMb('0');
     const limited = await peakHeapMb('10');
     expect(own).toBeGreaterThan(0);
