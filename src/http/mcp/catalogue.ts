@@ -51,7 +51,7 @@ export interface Catalogue {
 }
 
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
-  const { database, config, links, search, applications, details } = deps;
+  const { database, config, search, applications, details } = deps;
   const { db } = database;
   const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 

@@ -32,7 +32,7 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { database, config, links, search, contacts, details }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { config, search, contacts, details }) => {
   /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
   async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
     // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
