@@ -248,13 +248,18 @@ async function runScenario(
     await waitUntilIdle(url, pid);
     return stats;
   };
+  if (scenario.rotation) {
+    result.firstPass = await run({ connections: options.connections, durationS: 0, amount: scenario.rotation });
+    const { rps, latency } = result.firstPass;
+    log(`${driver} ${scenario.name}: first pass over ${scenario.rotation} ids: ${Math.round(rps)} req/s${latency ? `, p99 ${latency.p99} ms` : ''}`);
+  }
   if (runs.warmup) result.warmup = await run(runs.warmup);
   result.load = await run(runs.load(result.warmup?.rps));
   if (runs.latency) result.latency = await run(runs.latency);
   result.rssPeakMb = sampler.windowPeakMb();
 
-  const errors = [result.warmup, result.load, result.latency].reduce((sum, run) => sum + (run ? run.non2xx + run.errors : 0), 0);
-  if (errors > 0) result.problems.push(`${errors} non-2xx or failed requests: ${describeStatuses([result.warmup, result.load, result.latency])}`);
+  const errors = [result.firstPass, result.warmup, result.load, result.latency].reduce((sum, run) => sum + (run ? run.non2xx + run.errors : 0), 0);
+  if (errors > 0) result.problems.push(`${errors} non-2xx or failed requests: ${describeStatuses([result.firstPass, result.warmup, result.load, result.latency])}`);
   const ms = (stats: LoadStats | undefined, p: 'p50' | 'p99') => (stats?.latency ? `${stats.latency[p]} ms` : '-');
   log(
     `${driver} ${scenario.name}: ${Math.round(result.load.rps)} req/s, p50 ${ms(result.load, 'p50')}, p99 ${ms(result.load, 'p99')}` +

@@ -23,6 +23,8 @@ export interface ScenarioResult {
   probeStatus: number;
   /** Why the scenario did not run or what looks wrong with its answers. */
   problems: string[];
+  /** One pass over the rotation's ids before the warm-up (scenarios with a `rotation`): what first visits cost. */
+  firstPass?: LoadStats;
   warmup?: LoadStats;
   load?: LoadStats;
   /** The latency pass at concurrency 1. */

@@ -3,6 +3,7 @@ import { openChangeSignal, type ChangeSignal } from './changes/change-signal.js'
 import type { Config } from './config.js';
 import { openDatabase, readerAfterLatestCommit, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { collectGarbage } from './full-collection.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
@@ -113,6 +114,8 @@ export async function serveDatabase(config: Config, database: Database, options:
   const metrics = config.metrics
     ? await listenForMetrics({ ...config.metrics, service: serviceGauges({ database, search, changes, shuttingDown: () => lifecycle.draining }) })
     : undefined;
+  // What building the first snapshot left behind, collected before any request can wait for it (full-collection.ts).
+  collectGarbage();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -18,11 +18,22 @@ import type { FastifyReply } from 'fastify';
 export const LARGE_BODY = 256 * 1024;
 /** Slabs are sized in steps of this, so that bodies of similar size share them. */
 const SLAB_STEP = 256 * 1024;
-/** Idle slabs kept at most (32 full details in flight are ~42 MB); more are left to the GC. */
+/** Idle slabs kept at most (32 full details in flight are ~42 MB); more are left to the GC. Dropped after a quiet period (below). */
 const IDLE_BYTES = 48 * 1024 * 1024;
+
+/*
+ * Idle slabs are dropped once no large body has been taken for this long: a burst of full details
+ * (32 in flight) leaves ~48 MB idle, which a process then serving only searches and units would hold
+ * for good. Dropped, their memory goes back to the OS at the next collection (Node's large buffers are
+ * mapped memory of their own).
+ */
+export const IDLE_SLABS_KEPT_MS = 10_000;
 
 const idle: Buffer[] = [];
 let idleBytes = 0;
+/** When a large body was last taken (Date.now()), and the timer that drops idle slabs after a quiet period. */
+let lastTaken = 0;
+let trimTimer: NodeJS.Timeout | undefined;
 const slabOf = new WeakMap<Buffer, Buffer>();
 /** Counts for tests: slabs made, and bodies written into a slab used before. */
 export const largeBodyCounts = { made: 0, reused: 0 };
@@ -30,6 +41,7 @@ export const largeBodyCounts = { made: 0, reused: 0 };
 /** A buffer of `size` bytes for a body; its contents are not zeroed. */
 export function largeBody(size: number): Buffer {
   if (size <= LARGE_BODY) return Buffer.allocUnsafe(size);
+  lastTaken = Date.now();
   // The smallest idle slab that fits (slabs are over 256 kB: at most ~190 of them to look at).
   let best = -1;
   for (let i = 0; i < idle.length; i++) if (idle[i].length >= size && (best < 0 || idle[i].length < idle[best].length)) best = i;
@@ -71,6 +83,24 @@ export function reuseNow(body: Buffer): void {
   if (idleBytes + slab.length > IDLE_BYTES) return;
   idle.push(slab);
   idleBytes += slab.length;
+  trimWhenQuiet(IDLE_SLABS_KEPT_MS);
+}
+
+/** Drops the idle slabs once no large body has been taken for IDLE_SLABS_KEPT_MS (one timer, never holding the process open). */
+function trimWhenQuiet(afterMs: number): void {
+  if (trimTimer) return;
+  trimTimer = setTimeout(() => {
+    trimTimer = undefined;
+    const quietMs = Date.now() - lastTaken;
+    if (quietMs < IDLE_SLABS_KEPT_MS) return trimWhenQuiet(IDLE_SLABS_KEPT_MS - quietMs);
+    idle.length = 0;
+    idleBytes = 0;
+  }, afterMs).unref();
+}
+
+/** Bytes of idle slabs kept (tests). */
+export function idleSlabBytes(): number {
+  return idleBytes;
 }
 
 /** Gives `body`'s memory back once `reply` has handed all of it to the OS. */
