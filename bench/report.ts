@@ -107,7 +107,7 @@ export function gitCommit(cwd: string): { commit: string; short: string; dirty: 
 
 const find = (driver: DriverResult, name: string) => driver.scenarios.find((s) => s.scenario === name && s.load);
 const errorsOf = (s: ScenarioResult) =>
-  [s.warmup, s.load, s.latency].reduce((sum, run) => sum + (run ? run.non2xx + run.errors : 0), 0) + (s.probeStatus >= 200 && s.probeStatus < 300 ? 0 : 1);
+  [s.firstPass, s.warmup, s.load, s.latency].reduce((sum, run) => sum + (run ? run.non2xx + run.errors : 0), 0) + (s.probeStatus >= 200 && s.probeStatus < 300 ? 0 : 1);
 const rps = (value: number) => `${Math.round(value)} req/s`;
 const ms = (value: number) => `${value} ms`;
 /** p99 of the loaded run; Infinity (a failure) when no 2xx response arrived at all. */

@@ -2,23 +2,36 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /*
- * One full garbage collection, asked for once the service is built and before it listens. Building the
- * first snapshot reads the whole catalogue (L: 245,000 units) and leaves ~55 MB of garbage in a heap of
- * ~110 MB; V8 collects it only when allocation next pushes it, and meanwhile its next limit is set from
- * that larger heap. Collected before the port opens, the ready process holds what is live (L on
- * PostgreSQL: 201 -> 151 MB RSS, ~64 ms once; docs/performance.md, stop 38), and no request waits for
- * the pause. Rebuilds are left to V8: a pause of that length on every catalogue change would land in
- * the requests' latency.
+ * One full garbage collection, asked for once the service is built and before its ports open. Building
+ * the first snapshot reads the whole catalogue (L: 245,000 units) and leaves ~55 MB of garbage in a heap
+ * of ~110 MB; V8 collects it only when allocation next pushes it, and meanwhile sets its next limit from
+ * that larger heap. Collected before the ports open, the ready process holds what is live (L on
+ * PostgreSQL: 201 -> 151 MB RSS, one collection of ~64 ms; docs/performance.md, stop 38), and no request
+ * waits for the pause. Rebuilds are left to V8: a pause of that length on every catalogue change would
+ * land in the requests' latency.
  *
- * `gc` is exposed in a context of its own (V8 reads --expose-gc when a context is made), so the
- * service's own global scope gains nothing.
+ * `gc` is taken from a context of its own while --expose-gc is on (V8 reads the flag when a context is
+ * made), and the flag is turned off again, so neither the service's global scope nor a context or worker
+ * made later (the embedded database's) gains a `gc`.
  */
-let collect: (() => void) | undefined;
+let collect: (() => void) | undefined | null;
 
-export function collectGarbage(): void {
-  if (!collect) {
+function collector(): (() => void) | null {
+  if (collect !== undefined) return collect;
+  collect = null;
+  try {
     v8.setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as () => void;
+    const gc: unknown = runInNewContext('gc');
+    if (typeof gc === 'function') collect = gc as () => void;
+  } catch {
+    // A runtime that does not expose it: the collection is an optimisation, never a reason not to start.
+  } finally {
+    v8.setFlagsFromString('--no-expose-gc');
   }
-  collect();
+  return collect;
+}
+
+/** A full collection now; nothing when the runtime cannot be asked for one. */
+export function collectGarbage(): void {
+  collector()?.();
 }

@@ -109,13 +109,13 @@ export async function serveDatabase(config: Config, database: Database, options:
     requestMetrics: config.metrics && { perKey: config.metrics.perKey },
   });
   log = app.log;
+  // What building the first snapshot left behind, collected before a request or a scrape can wait for it (full-collection.ts).
+  collectGarbage();
   // Before the API's port: a load balancer may send traffic as soon as that opens, and the first
   // requests should already be measured.
   const metrics = config.metrics
     ? await listenForMetrics({ ...config.metrics, service: serviceGauges({ database, search, changes, shuttingDown: () => lifecycle.draining }) })
     : undefined;
-  // What building the first snapshot left behind, collected before any request can wait for it (full-collection.ts).
-  collectGarbage();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -1,31 +1,50 @@
 import { describe, expect, it, vi } from 'vitest';
-import { IDLE_SLABS_KEPT_MS, idleSlabBytes, largeBody, largeBodyCounts, reuseNow } from '../src/http/large-bodies.js';
+import { IDLE_WINDOW_MS, idleSlabBytes, largeBody, largeBodyCounts, reuseNow } from '../src/http/large-bodies.js';
 
 /*
- * src/http/large-bodies.ts drops its idle slabs after a quiet period. A file of its own: the module's
- * timer must be made under the fake clock (vitest gives each file its own modules).
+ * src/http/large-bodies.ts drops, every IDLE_WINDOW_MS, the idle slabs that no body took in that window.
+ * A file of its own: the module's timer must be made under the fake clock (vitest gives each file its
+ * own modules).
  */
 
 const MB = 1024 * 1024;
 
-describe('large bodies: idle slabs after a quiet period', () => {
-  it('drops the idle slabs once no large body has been taken for IDLE_SLABS_KEPT_MS, not before', () => {
+describe('large bodies: idle slabs not needed for a window are dropped', () => {
+  it('keeps what the traffic takes again, drops the rest at the end of the window, not before', () => {
     vi.useFakeTimers();
     try {
-      const slab = largeBody(MB);
-      reuseNow(slab);
-      expect(idleSlabBytes()).toBeGreaterThanOrEqual(MB);
-      // A large body taken before the period ends: the period starts again from it.
-      vi.advanceTimersByTime(IDLE_SLABS_KEPT_MS - 1_000);
+      // A burst leaves three slabs idle; the window opens with the first given back.
+      const burst = [largeBody(MB), largeBody(MB), largeBody(MB)];
+      burst.forEach(reuseNow);
+      expect(idleSlabBytes()).toBe(3 * MB);
+      // One body at a time is taken and given back: at least two slabs stay idle from then on.
+      for (let i = 0; i < 5; i++) {
+        vi.advanceTimersByTime(IDLE_WINDOW_MS / 10);
+        reuseNow(largeBody(MB));
+      }
+      vi.advanceTimersByTime(IDLE_WINDOW_MS / 2 - 1);
+      expect(idleSlabBytes()).toBe(3 * MB);
+      // The window's end: only the slab idle since its start goes (the others came back within it).
+      vi.advanceTimersByTime(1);
+      expect(idleSlabBytes()).toBe(2 * MB);
+      // Through the next window one is taken and given back: one of the two stays idle throughout.
+      vi.advanceTimersByTime(IDLE_WINDOW_MS / 2);
       reuseNow(largeBody(MB));
-      vi.advanceTimersByTime(2_000);
-      expect(idleSlabBytes()).toBeGreaterThanOrEqual(MB);
-      vi.advanceTimersByTime(IDLE_SLABS_KEPT_MS);
+      vi.advanceTimersByTime(IDLE_WINDOW_MS / 2 - 1);
+      expect(idleSlabBytes()).toBe(2 * MB);
+      vi.advanceTimersByTime(1);
+      expect(idleSlabBytes()).toBe(MB);
+      // A window without any: the last one goes too.
+      vi.advanceTimersByTime(IDLE_WINDOW_MS - 1);
+      expect(idleSlabBytes()).toBe(MB);
+      vi.advanceTimersByTime(1);
       expect(idleSlabBytes()).toBe(0);
-      // Made anew afterwards.
+      // Made anew afterwards, and dropped again once idle for a window.
       const before = { ...largeBodyCounts };
       reuseNow(largeBody(MB));
       expect(largeBodyCounts.made - before.made).toBe(1);
+      vi.advanceTimersByTime(IDLE_WINDOW_MS);
+      expect(idleSlabBytes()).toBe(0);
     } finally {
       vi.useRealTimers();
     }

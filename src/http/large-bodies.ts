@@ -18,21 +18,23 @@ import type { FastifyReply } from 'fastify';
 export const LARGE_BODY = 256 * 1024;
 /** Slabs are sized in steps of this, so that bodies of similar size share them. */
 const SLAB_STEP = 256 * 1024;
-/** Idle slabs kept at most (32 full details in flight are ~42 MB); more are left to the GC. Dropped after a quiet period (below). */
+/** Idle slabs kept at most (32 full details in flight are ~42 MB); more are left to the GC. Those not needed for a while are dropped (below). */
 const IDLE_BYTES = 48 * 1024 * 1024;
 
 /*
- * Idle slabs are dropped once no large body has been taken for this long: a burst of full details
- * (32 in flight) leaves ~48 MB idle, which a process then serving only searches and units would hold
- * for good. Dropped, their memory goes back to the OS at the next collection (Node's large buffers are
- * mapped memory of their own).
+ * Idle slabs that were not needed for a while are dropped: a burst of full details (32 in flight)
+ * leaves ~48 MB idle, which a process then serving a full detail now and then would hold for good.
+ * Every IDLE_WINDOW_MS, as many slabs are dropped as stayed idle through the whole window (the fewest
+ * idle at any moment of it), so the list shrinks to what the traffic takes again. A dropped slab's
+ * memory goes back to the OS at the next major collection (Node's large buffers are memory of their
+ * own: 32 slabs of 1.5 MB, 138 -> 42 MB RSS once collected, in a probe; docs/performance.md, stop 38).
  */
-export const IDLE_SLABS_KEPT_MS = 10_000;
+export const IDLE_WINDOW_MS = 10_000;
 
 const idle: Buffer[] = [];
 let idleBytes = 0;
-/** When a large body was last taken (Date.now()), and the timer that drops idle slabs after a quiet period. */
-let lastTaken = 0;
+/** The fewest idle slabs at any moment of the current window, and the timer that closes it. */
+let fewestIdle = 0;
 let trimTimer: NodeJS.Timeout | undefined;
 const slabOf = new WeakMap<Buffer, Buffer>();
 /** Counts for tests: slabs made, and bodies written into a slab used before. */
@@ -41,7 +43,6 @@ export const largeBodyCounts = { made: 0, reused: 0 };
 /** A buffer of `size` bytes for a body; its contents are not zeroed. */
 export function largeBody(size: number): Buffer {
   if (size <= LARGE_BODY) return Buffer.allocUnsafe(size);
-  lastTaken = Date.now();
   // The smallest idle slab that fits (slabs are over 256 kB: at most ~190 of them to look at).
   let best = -1;
   for (let i = 0; i < idle.length; i++) if (idle[i].length >= size && (best < 0 || idle[i].length < idle[best].length)) best = i;
@@ -54,6 +55,7 @@ export function largeBody(size: number): Buffer {
     idle[best] = idle[idle.length - 1];
     idle.pop();
     idleBytes -= slab.length;
+    fewestIdle = Math.min(fewestIdle, idle.length);
     largeBodyCounts.reused++;
   }
   const body = slab.subarray(0, size);
@@ -79,23 +81,25 @@ export function reuseNow(body: Buffer): void {
     idleBytes -= idle[smallest].length;
     idle[smallest] = idle[idle.length - 1];
     idle.pop();
+    fewestIdle = Math.min(fewestIdle, idle.length);
   }
   if (idleBytes + slab.length > IDLE_BYTES) return;
   idle.push(slab);
   idleBytes += slab.length;
-  trimWhenQuiet(IDLE_SLABS_KEPT_MS);
+  closeWindowLater();
 }
 
-/** Drops the idle slabs once no large body has been taken for IDLE_SLABS_KEPT_MS (one timer, never holding the process open). */
-function trimWhenQuiet(afterMs: number): void {
+/** While slabs are idle, one timer (never holding the process open) closes each window. */
+function closeWindowLater(): void {
   if (trimTimer) return;
+  fewestIdle = idle.length;
   trimTimer = setTimeout(() => {
     trimTimer = undefined;
-    const quietMs = Date.now() - lastTaken;
-    if (quietMs < IDLE_SLABS_KEPT_MS) return trimWhenQuiet(IDLE_SLABS_KEPT_MS - quietMs);
-    idle.length = 0;
-    idleBytes = 0;
-  }, afterMs).unref();
+    // Slabs not taken once in the window: the smallest go first (the larger fit any body).
+    idle.sort((a, b) => b.length - a.length);
+    for (let dropped = 0; dropped < fewestIdle; dropped++) idleBytes -= idle.pop()!.length;
+    if (idle.length > 0) closeWindowLater();
+  }, IDLE_WINDOW_MS).unref();
 }
 
 /** Bytes of idle slabs kept (tests). */
