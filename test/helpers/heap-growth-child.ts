@@ -19,7 +19,7 @@ try {
   for (let i = 0; i < 400_000; i++) live.push({ a: i, s: 'x'.repeat(100) + i });
   const ring: unknown[] = new Array(200_000);
   let max = 0;
-  for (let i = 0; i < 6_000_000; i++) {
+  for (let i = 0; i < 3_000_000; i++) {
     ring[i % ring.length] = { s: `y${i}`, values: [i, i + 1, i + 2, i + 3] };
     if (i % 50_000 === 0) max = Math.max(max, v8.getHeapStatistics().total_heap_size);
   }
