@@ -235,6 +235,11 @@ export function shapeTest(shape: LngLatShape): (px: number, py: number) => boole
     outer: { box: outer.box, position: ringLocator(outer) },
     holes: holes.map((hole) => ({ box: hole.box, position: ringLocator(hole) })),
   }));
+  // The usual drawn shape, one polygon without holes: its test alone (no loop, no closure per hole).
+  if (polygons.length === 1 && polygons[0].holes.length === 0) {
+    const { box, position } = polygons[0].outer;
+    return (px, py) => inBox(px, py, box) && position(px, py) !== OUTSIDE;
+  }
   return (px, py) => {
     for (const { outer, holes } of polygons) {
       if (!inBox(px, py, outer.box) || outer.position(px, py) === OUTSIDE) continue;
