@@ -138,6 +138,20 @@ describe('catalogue CLI (pglite data directory)', () => {
     }
   }, 60_000);
 
+  it('a data command starts without loading the HTTP app or the importer (half of its start-up)', async () => {
+    const record = join(dir, 'modules.txt');
+    await exec(process.execPath, ['--import', 'tsx', '--import', './test/helpers/record-modules.mjs', 'src/cli/main.ts', 'keys', 'list'], {
+      env: { ...env, RECORD_MODULES_FILE: record },
+      timeout: 120_000,
+    });
+    const loaded = (await readFile(record, 'utf8')).split('\n');
+    // The recording works: the command's own modules are there.
+    expect(loaded.some((url) => url.endsWith('/src/queries/api-keys.ts'))).toBe(true);
+    for (const heavy of ['/src/server.ts', '/src/http/app.ts', '/src/import/import-bundle.ts', '/node_modules/fastify/']) {
+      expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
+    }
+  }, 120_000);
+
   it('never writes the secret into the data directory', async () => {
     const result = await cli('keys', 'create', '--company', '1', '--author', '100', '--name', 'Second');
     const secret = result.stdout.match(/ck_[0-9a-f]{64}/)![0];

@@ -5,9 +5,7 @@ import { ConfigError, type Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { EmbeddedDatabaseFailed } from '../db/pglite-engine.js';
-import { createDemoKey, seedDemo } from '../demo/seed-demo.js';
 import { BundleError } from '../import/bundle-error.js';
-import { importBundle } from '../import/import-bundle.js';
 import { createApiKey, parseDomainList, validateKeyFields } from '../keys.js';
 import type { CommandIo, CommandRunner } from '../management/socket.js';
 import { KeyAdminError, listKeys, updateKey, type KeyListing } from '../queries/api-keys.js';
@@ -72,6 +70,8 @@ export function buildCli(context: CliContext): Command {
       } catch (error) {
         throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
       }
+      // Loaded by the commands that import only (~0.5 s of every command's start-up otherwise).
+      const { importBundle } = await import('../import/import-bundle.js');
       await withDatabase(async ({ db }) => {
         const summary = await importBundle(db, bundle, {
           facilityLinkRadiusM: cfg.facilityLinkRadiusM,
@@ -92,6 +92,7 @@ export function buildCli(context: CliContext): Command {
     .option('--verbose', 'print the duration of every import step')
     .action(async (options: { projects?: number; facilities?: number; foreignCurrencies?: number; key: boolean; verbose?: boolean }) => {
       const cfg = config();
+      const { createDemoKey, seedDemo } = await import('../demo/seed-demo.js');
       await withDatabase(async ({ db }) => {
         const started = Date.now();
         const summary = await seedDemo(db, {
