@@ -40,6 +40,12 @@ function jsonBody(query: Query, polygon: string): Record<string, unknown> {
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261125);
 const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 250);
+/** Facets whose own filter has the facet's name, with the values it can take: a unit-level pair and a project-level one. */
+const GEO_FACETS = [
+  { name: 'bedrooms', values: [0, 1, 2, 3, 4, 5] },
+  { name: 'statuses', values: [1, 2, 3, 4, 5] },
+  { name: 'is_resale', values: [false, true] },
+] as const;
 const STATIC_BASE = 'https://cdn.example.test/media';
 
 describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL reference (%s)', (driver) => {
@@ -132,6 +138,7 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
     let nonEmpty = 0;
     let rejected = 0;
     let withPolygon = 0;
+    let facetsChecked = 0;
     await fc.assert(
       fc.asyncProperty(
         scenarioArb(catalogue),
@@ -140,13 +147,33 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
         priceVectorArb,
         fc.oneof({ weight: 1, arbitrary: fc.constant(true) }, { weight: 2, arbitrary: fc.constant(false) }),
         fc.constantFrom('name', '-price_from', 'size_from', '-handover_date', 'newest'),
-        async (scenario, bbox, polygon, priceVector, otherFilters, sort) => {
+        fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...GEO_FACETS) }),
+        async (scenario, bbox, polygon, priceVector, otherFilters, sort, facet) => {
           // Either the scenario's filters too, or the shape alone (so that matches are many).
           const query: Query = { ...(otherFilters ? scenario.query : {}), limit: '100', sort };
           if (bbox !== undefined) query.bbox = bbox;
           if (polygon !== undefined) query.polygon = polygon;
           if (bbox === undefined && polygon === undefined) query.bbox = '54,24,56.5,26';
           const { secret, record } = await keyFor(priceVector);
+          if (facet !== null) {
+            // With facets the search takes another path (one pass counts and matches): the same
+            // items, and each value's count is the SQL total with the facet's own filter set to it.
+            const faceted = { ...query, facets: facet.name };
+            const res = await t.app.inject({ method: 'GET', url: `/projects?${new URLSearchParams(faceted)}`, headers: { 'x-api-key': secret } });
+            if (res.statusCode === 400) return;
+            const { facets, ...data } = res.json().data;
+            const expected = JSON.parse(await sqlBody(query, record)).data;
+            const context = `${new URLSearchParams(faceted)} (price vector ${priceVector})`;
+            expect(data, context).toEqual(expected);
+            const counts: { value: number | boolean; count: number }[] = [];
+            for (const value of facet.values) {
+              const count = JSON.parse(await sqlBody({ ...query, [facet.name]: String(value), limit: '1' }, record)).data.total;
+              if (count > 0) counts.push({ value, count });
+            }
+            expect(facets[facet.name].map(({ value, count }: { value: number | boolean; count: number }) => ({ value, count })), context).toEqual(counts);
+            facetsChecked++;
+            return;
+          }
           const url = `/projects?${new URLSearchParams(query)}`;
           const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
           if (res.statusCode === 400 && polygon !== undefined) {
@@ -176,6 +203,7 @@ describe.each(drivers)('GET /projects with bbox and polygon agrees with the SQL 
     );
     expect(nonEmpty, 'most shapes match something').toBeGreaterThan(NUM_RUNS / 4);
     expect(withPolygon).toBeGreaterThan(NUM_RUNS / 4);
+    expect(facetsChecked).toBeGreaterThan(NUM_RUNS / 8);
     expect(rejected, 'few drawn rings are refused').toBeLessThan(NUM_RUNS / 10);
   }, 600_000);
 

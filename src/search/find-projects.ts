@@ -108,7 +108,13 @@ function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricin
   // then run once, not once for the counts and again for the page).
   const counted = page.facets.length > 0 ? countFacets(snapshot, visible, tests, page.facets) : undefined;
   const matched = counted?.matched;
-  const passes = matched ? (i: number) => matched[i] === 1 : (i: number) => visible[i] === 1 && tests.project(i) && tests.units.matches(i);
+  const { drawn } = tests;
+  // The drawn shape last, after the unit-level filters (see Tests.drawn).
+  const passes = matched
+    ? (i: number) => matched[i] === 1
+    : drawn
+      ? (i: number) => visible[i] === 1 && tests.project(i) && tests.units.matches(i) && drawn(i)
+      : (i: number) => visible[i] === 1 && tests.project(i) && tests.units.matches(i);
 
   let order: Int32Array;
   if (page.sort.key === 'distance') {
@@ -139,14 +145,20 @@ function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricin
 }
 
 interface Tests {
-  /** Every project-level filter. */
+  /** Every project-level filter (but `drawn`). */
   project(i: number): boolean;
-  /** Every project-level filter that is not a facet's own. */
+  /** Every project-level filter that is not a facet's own (nor `drawn`). */
   rest(i: number): boolean;
   /** The facet's own filter, when the request has one. */
   facet: Partial<Record<ProjectFacet, (i: number) => boolean>>;
   /** The unit-level filters. */
   units: UnitMatcher;
+  /**
+   * Inside the drawn polygon (its box is among the project-level checks). Apart, and run after the
+   * unit-level filters, because walking the shape's edges (50 for the bench's star) costs more than
+   * the unit summary's answer for the typical search, which turns most of the box's projects away.
+   */
+  drawn?: (i: number) => boolean;
 }
 
 function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
@@ -231,11 +243,12 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     const mask = p.features.mask(filters.featureIds);
     checks.push(mask === null ? () => false : (i) => p.features.hasAll(i, mask));
   }
-  // Last: a drawn shape's test walks its edges (50 for the bench's star), more than every other check.
+  let drawn: Tests['drawn'];
   if (filters.polygon) {
     const { box } = filters.polygon;
     const inDrawnShape = shapeTest(filters.polygon);
-    checks.push((i) => inBox(p.longitude[i], p.latitude[i], box) && inDrawnShape(p.longitude[i], p.latitude[i]));
+    checks.push((i) => inBox(p.longitude[i], p.latitude[i], box));
+    drawn = (i) => inDrawnShape(p.longitude[i], p.latitude[i]);
   }
 
   const all = [...Object.values(facet), ...checks];
@@ -250,6 +263,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     },
     facet,
     units: new UnitMatcher(snapshot, filters.units, pricing, display),
+    drawn,
   };
 }
 
@@ -280,8 +294,10 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const found = new Int32Array(p.count);
   let total = 0;
 
+  const { drawn } = tests;
   for (let i = 0; i < p.count; i++) {
-    if (!visible[i] || !tests.rest(i)) continue;
+    // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
+    if (!visible[i] || !tests.rest(i) || (drawn && !drawn(i))) continue;
     // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
     let failed = -1;
     let failures = 0;
