@@ -16,7 +16,9 @@ import { cpuSeconds, inRoundOrder } from './process-cpu.js';
  * X's req/s divided by Y's taken in the same round, with the lowest and highest. The services are
  * started by the caller (e.g. two builds on two ports, each on its own copy of the catalogue); with
  * `--pid BASE_URL=PID` for each, also the server's CPU time per response of each arm (far steadier
- * than req/s on a machine other work loads) and the capacity ratio of each compared pair.
+ * than req/s on a machine other work loads) and the capacity ratio of each compared pair. With
+ * `--raise PARAM` (e.g. `price_max`), each request raises that parameter of the path by one more, as the
+ * bench's never-cached scenarios do: every request is a search the service has not seen.
  */
 
 interface Arm {
@@ -42,6 +44,7 @@ async function main(): Promise<void> {
       duration: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       connections: { type: 'string', default: '32' },
+      raise: { type: 'string' },
     },
     strict: true,
   });
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
   for (let round = 0; round < rounds; round++) {
     const line: string[] = [];
     for (const arm of inRoundOrder(arms, round)) {
-      const request = { method: 'GET' as const, path: arm.path, headers: { 'x-api-key': arm.key } };
+      const request = { method: 'GET' as const, path: values.raise ? raising(arm.path, values.raise) : arm.path, headers: { 'x-api-key': arm.key } };
       if (warmup.durationS > 0) await runLoad(arm.baseUrl, request, warmup);
       const pid = pids.get(arm.baseUrl);
       const before = pid === undefined ? 0 : cpuSeconds(pid);
@@ -100,6 +103,18 @@ async function main(): Promise<void> {
     const capacity = cx && cy ? `; capacity (CPU per response) ${percent(cy / cx)}` : '';
     console.log(`${x} / ${y}: median ${percent(median(ratios))} (rounds ${ratios.map(percent).join(', ')})${capacity}`);
   }
+}
+
+/** The path with `parameter` one more at every call (its value in the path the start). */
+function raising(path: string, parameter: string): () => string {
+  const [route, query = ''] = path.split('?');
+  const start = Number(new URLSearchParams(query).get(parameter) ?? 0);
+  let step = 0;
+  return () => {
+    const params = new URLSearchParams(query);
+    params.set(parameter, String(start + ++step));
+    return `${route}?${params.toString().replace(/%2C/g, ',')}`;
+  };
 }
 
 main().catch((error: unknown) => {

@@ -127,6 +127,42 @@ describe('search result cache (pglite)', () => {
     expect(twins).toBeGreaterThan(2000);
   });
 
+  it('drawn shapes: a shape kept is never the answer for another (a vertex moved, a hole, the next star), parsed once per text', () => {
+    const snapshot = t.search.current();
+    const points = catalogue.projects.filter((p) => p.latitude !== null && p.longitude !== null);
+    const star = (lng: number, lat: number, radius: number, vertices: number) =>
+      Array.from({ length: vertices }, (_, k) => {
+        const angle = (2 * Math.PI * k) / vertices;
+        const r = k % 2 === 0 ? radius : radius * 0.6;
+        return `${lng + r * Math.cos(angle)},${lat + r * Math.sin(angle)}`;
+      }).join(',');
+    let twins = 0;
+    let nonEmpty = 0;
+    fc.assert(
+      fc.property(fc.nat(points.length - 1), fc.constantFrom(0.01, 0.03, 0.08), fc.constantFrom(8, 12, 50), fc.nat(1), priceVectorArb, (k, radius, vertices, agency, priceVector) => {
+        const { longitude: lng, latitude: lat } = points[k];
+        const scope = { contracted_developer_ids: developerIds[agency], price_vector: priceVector };
+        const original = star(lng!, lat!, radius, vertices);
+        const [x0, y0, ...rest] = original.split(',').map(Number);
+        const shapes = [
+          original,
+          [x0 + radius / 2, y0, ...rest].join(','), // the first vertex moved outwards
+          `${original};${star(lng!, lat!, radius / 4, 6)}`, // a hole around the centre
+          star(lng! + radius / 2, lat!, radius, vertices), // the same star, moved
+        ];
+        for (const [n, polygon] of shapes.entries()) {
+          // Each twin is asked after the original is kept, under the same other filters.
+          if (check(snapshot, scope, { polygon }, undefined, n === 0 ? 'original' : `twin ${n}`)) twins++;
+          if (findProjects(snapshot, scope, pageOf({ polygon }), { amenitiesRadiusM: undefined }).total > 0) nonEmpty++;
+          expect(pageOf({ polygon }).filters.polygon, 'parsed once per text').toBe(pageOf({ polygon }).filters.polygon);
+        }
+      }),
+      { seed: SEED + 2, numRuns: 60 },
+    );
+    expect(twins).toBe(240);
+    expect(nonEmpty).toBeGreaterThan(60);
+  });
+
   it('a search asked again is served from the cache, for any page', async () => {
     await t.refresh(); // an empty cache: the earlier tests filled this one to its bounds
     const snapshot = t.search.current();

@@ -9,7 +9,6 @@ import {
   parseFacets,
   parseHandoverBound,
   parsePercent,
-  parsePolygon,
   parseRange,
   parseSort,
   type CsvParameter,
@@ -17,6 +16,7 @@ import {
   type ProjectsPage,
   type UnitFilters,
 } from '../domain/project-filters.js';
+import { parsedPolygon } from './parsed-shapes.js';
 import type { ProjectsQuery } from './schemas/projects.js';
 
 /*
@@ -90,7 +90,7 @@ export function parseProjectsQuery(query: ProjectsQuery): ProjectsPage {
     paymentOnlyPostHandover: query.payment_only_post_handover === true ? true : undefined,
     geo: check(() => parseCentre(query)),
     bbox: query.bbox === undefined ? undefined : check(() => parseBbox(query.bbox!)),
-    polygon: query.polygon === undefined ? undefined : check(() => parsePolygon(query.polygon!)),
+    polygon: query.polygon === undefined ? undefined : check(() => parsedPolygon(query.polygon!)),
     nearCategories: (Object.keys(NEAR_PARAMETERS) as (keyof typeof NEAR_PARAMETERS)[])
       .filter((name) => query[name] === true)
       .map((name) => NEAR_PARAMETERS[name]),

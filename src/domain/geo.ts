@@ -181,7 +181,9 @@ const MAX_LISTED_PER_VERTEX = 16;
 
 /** ringPosition for one ring, by latitude lists (or the plain walk when they would be too large). */
 function ringLocator(ring: LngLatRing): (px: number, py: number) => RingPosition {
-  const { xs, ys } = ring;
+  // Typed copies: the ring's own arrays may be frozen (shared between requests, parsed-shapes.ts).
+  const xs = Float64Array.from(ring.xs);
+  const ys = Float64Array.from(ring.ys);
   const n = xs.length;
   const levels = Float64Array.from(new Set(ys)).sort();
   const levelOf = (y: number) => {

@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { haversineM, inBox, shapeTest } from '../domain/geo.js';
+import { haversineM, inBox, shapeTest, type LngLatShape } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { KeyPricing } from '../domain/pricing.js';
@@ -161,6 +161,21 @@ interface Tests {
   drawn?: (i: number) => boolean;
 }
 
+/*
+ * Each drawn shape's test (its rings' latitude lists, geo.ts), made once per shape: a shape asked again
+ * is the same object (src/contract/parsed-shapes.ts), so its test goes with it when it is no longer kept.
+ */
+const drawnShapeTests = new WeakMap<LngLatShape, (px: number, py: number) => boolean>();
+
+function drawnShapeTest(shape: LngLatShape): (px: number, py: number) => boolean {
+  let test = drawnShapeTests.get(shape);
+  if (!test) {
+    test = shapeTest(shape);
+    drawnShapeTests.set(shape, test);
+  }
+  return test;
+}
+
 function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
   const p = snapshot.projects;
   const checks: ((i: number) => boolean)[] = [];
@@ -246,7 +261,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   let drawn: Tests['drawn'];
   if (filters.polygon) {
     const { box } = filters.polygon;
-    const inDrawnShape = shapeTest(filters.polygon);
+    const inDrawnShape = drawnShapeTest(filters.polygon);
     checks.push((i) => inBox(p.longitude[i], p.latitude[i], box));
     drawn = (i) => inDrawnShape(p.longitude[i], p.latitude[i]);
   }

@@ -1,5 +1,6 @@
 import { resultCacheRequests } from '../metrics/instruments.js';
 import { LRUCache } from 'lru-cache';
+import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 
@@ -114,7 +115,21 @@ export function searchKey(
   amenitiesRadiusM: number | undefined,
   currency?: string,
 ): string {
-  const key = [developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, page.filters];
+  // A drawn shape by its key, written once per shape (its hundreds of coordinates were most of the key's cost).
+  const { polygon, ...filters } = page.filters;
+  const key = [developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, filters, polygon ? shapeKey(polygon) : null];
   // `currency=` changes the matches of price bounds (and nothing else of the kept result).
   return JSON.stringify(currency === undefined ? key : [...key, currency]);
+}
+
+/** JSON of a drawn shape, once per shape object (a shape asked again is the same object: src/contract/parsed-shapes.ts). */
+const shapeKeys = new WeakMap<LngLatShape, string>();
+
+function shapeKey(shape: LngLatShape): string {
+  let key = shapeKeys.get(shape);
+  if (key === undefined) {
+    key = JSON.stringify(shape);
+    shapeKeys.set(shape, key);
+  }
+  return key;
 }

@@ -1,0 +1,41 @@
+import { LRUCache } from 'lru-cache';
+import type { LngLatShape } from '../domain/geo.js';
+import { parsePolygon } from '../domain/project-filters.js';
+
+/*
+ * `polygon=` parsed once per text, in the whole process. A drawn shape is asked again and again (each
+ * change of the other filters, each page, the clusters at each zoom, every visitor of a shared link),
+ * and its parse was the dearest part of such a request after the search itself: the self-intersection
+ * check compares every pair of edges (~1,200 pairs for a 50-vertex star), ~11 % of the CPU of a
+ * never-cached star search (docs/performance.md, stop 40). A parse depends on the text alone, so a kept
+ * shape is the answer any request with that text would get. Only shapes that parse are kept (a refused
+ * text is parsed, and refused with its message, again), and they are frozen: requests share them.
+ * The same shape object also lets the search keep what it derives from it (find-projects.ts, result-cache.ts).
+ */
+
+/** Parsed shapes kept: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~40 kB). */
+export const PARSED_SHAPES_BYTES = 4 * 1024 * 1024;
+
+const shapes = new LRUCache<string, LngLatShape>({
+  max: 1_000,
+  maxSize: PARSED_SHAPES_BYTES,
+  // The text, and two doubles per vertex in the rings' arrays (with their boxes and objects, ~100 bytes a ring).
+  sizeCalculation: (shape, text) => text.length + shape.polygons.reduce((sum, { outer, holes }) => sum + [outer, ...holes].reduce((bytes, ring) => bytes + ring.xs.length * 16 + 100, 0), 0) + 100,
+});
+
+export function parsedPolygon(text: string): LngLatShape {
+  let shape = shapes.get(text);
+  if (!shape) {
+    shape = deepFreeze(parsePolygon(text));
+    shapes.set(text, shape);
+  }
+  return shape;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
