@@ -290,6 +290,9 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
     expect(kept.full).toBeGreaterThan(0);
     expect(kept.full).toBeLessThanOrEqual(bounds.nearbyFull);
     expect(kept.links).toBeLessThanOrEqual(bounds.nearbyLinks);
+    // The projects' references to their texts (a block written again reads them without the cache's
+    // lookups) hold nothing the texts' cache let go: its bound stays the memory bound.
+    expect(kept.strayReferences).toBe(0);
     // As counted and as walked: lru-cache miscounts (below zero) an entry let in above the cache's size.
     const identity = t.details.bodies.identityBodies(t.search.current());
     expect(identity.bodyBytes).toBeLessThanOrEqual(identity.bytes);

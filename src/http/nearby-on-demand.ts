@@ -24,13 +24,29 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
  * client taking no compression had every full detail made by the database (70 req/s on L).
  *
  * Bytes kept per snapshot, each within its share of the detail caches' budget (detail-cache-budget.ts):
- * every facility's full text on L is ~49 MB; a project's links ~35 bytes each (~30 kB for a central
- * project of L, so 32 MB hold ~1,100 of them).
+ * every facility's full text on L is ~49 MB; a project's links ~50 bytes each with their references
+ * to the texts (~45 kB for a central project of L, so 32 MB hold ~700 of them).
  */
 
+/**
+ * A project's links, with each link's facility text in each form once found (`texts[form][i]` for link
+ * i). A block written again reads its texts from there: looking ~900 facilities up in the texts' cache
+ * (a Map of ~42,000 entries, most lookups a cache miss of the processor) was a sixth of a full detail's
+ * CPU. They hold only texts the cache still keeps: when one leaves it, every project's references are
+ * dropped before the next block is written (Kept.textsLeft), so the cache's bound stays the memory bound.
+ * The cost: a text reached by reference is not marked as used in the cache's recency order, so when
+ * the cache starts to evict, texts of projects asked often may go first (and are then read again).
+ */
+interface KeptLinks {
+  links: NearbyLinks;
+  texts: Record<NearbyForm, (Buffer | undefined)[] | undefined>;
+}
+
 interface Kept {
-  links: LRUCache<number, NearbyLinks>;
+  links: LRUCache<number, KeptLinks>;
   texts: Record<NearbyForm, LRUCache<number, Buffer>>;
+  /** A text left its cache since the projects' references were last dropped. */
+  textsLeft: boolean;
 }
 
 /** One project's links (readNearbyLinks' rows) as the snapshot's form holds them for project index 0, facility ids in place of indexes. */
@@ -77,15 +93,25 @@ export interface NearbyOnDemand {
    */
   block(snapshot: Snapshot, projectId: number, options: NearbyOptions, before: Buffer, after: Buffer): Promise<Buffer | undefined>;
   /** Bytes kept for the snapshot, by cache, as counted against their bounds (tests and scripts). */
-  keptBytes(snapshot: Snapshot): { links: number; full: number; summary: number };
+  keptBytes(snapshot: Snapshot): { links: number; full: number; summary: number; strayReferences: number };
 }
 
 export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): NearbyOnDemand {
-  const texts = (bytes: number) => new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150 });
-  const caches = (): Kept => ({
-    links: new LRUCache<number, NearbyLinks>({ maxSize: bounds.nearbyLinks, sizeCalculation: (links) => links.facility.length * 16 + links.distanceText!.bytes.length + 256 }),
-    texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
-  });
+  const caches = (): Kept => {
+    const kept: Kept = {
+      links: new LRUCache<number, KeptLinks>({
+        maxSize: bounds.nearbyLinks,
+        // Each link: facility id and distance (12 bytes), a reference to its text in each form (2 x 8).
+        sizeCalculation: ({ links }) => links.facility.length * 32 + links.distanceText!.bytes.length + 256,
+      }),
+      texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
+      textsLeft: false,
+    };
+    function texts(bytes: number) {
+      return new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150, dispose: () => (kept.textsLeft = true) });
+    }
+    return kept;
+  };
   // Made with the app: a bad bound fails at start-up (lru-cache checks its options), not on a request.
   caches();
   const keptOf = perSnapshot(caches);
@@ -93,8 +119,8 @@ export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): N
     block: (snapshot, projectId, options, before, after) => block(database, keptOf(snapshot), snapshot, projectId, options, before, after),
     keptBytes(snapshot) {
       const entry = keptOf.peek(snapshot);
-      if (!entry) return { links: 0, full: 0, summary: 0 };
-      return { links: entry.links.calculatedSize, full: entry.texts.full.calculatedSize, summary: entry.texts.summary.calculatedSize };
+      if (!entry) return { links: 0, full: 0, summary: 0, strayReferences: 0 };
+      return { links: entry.links.calculatedSize, full: entry.texts.full.calculatedSize, summary: entry.texts.summary.calculatedSize, strayReferences: strayReferences(entry) };
     },
   };
 }
@@ -110,19 +136,22 @@ async function block(
 ): Promise<Buffer | undefined> {
   const { links: keptLinks, texts: keptTexts } = kept;
   const form = options.form ?? 'full';
-  // Each shown link's facility text, by link index; the facilities not kept are read.
-  const found: Buffer[] = [];
+  dropReferencesIfTextsLeft(kept);
+  // Each shown link's facility text, by link index (the project's references, else the texts' cache); the facilities not kept are read.
+  let found: (Buffer | undefined)[] = [];
   const gather = (links: NearbyLinks, shown: readonly number[]): number[] => {
     const absent = new Set<number>();
     for (const i of shown) {
-      if (i < 0) continue;
+      if (i < 0 || found[i]) continue;
       const text = keptTexts[form].get(links.facility[i]);
       if (text) found[i] = text;
       else absent.add(links.facility[i]);
     }
     return [...absent];
   };
-  let links = keptLinks.get(projectId);
+  let entry = keptLinks.get(projectId);
+  if (entry) found = entry.texts[form] ??= [];
+  let links = entry?.links;
   let shown = links && shownLinks(links, 0, options);
   const absent = links && shown ? gather(links, shown) : [];
   if (links && absent.length === 0) nearbyBlockRequests.inc({ result: 'hit' });
@@ -139,7 +168,9 @@ async function block(
     }
     nearbyBlockRequests.inc({ result: 'miss' });
     ({ links, shown } = read.value);
-    if (!keptLinks.has(projectId)) keptLinks.set(projectId, links);
+    // Links read (none were kept): kept with this request's references, unless another request kept
+    // the project's meanwhile (this one then writes from its own read).
+    if (!entry && !keptLinks.has(projectId)) keptLinks.set(projectId, { links, texts: { full: undefined, summary: undefined, [form]: found } });
     const texts = new Map<number, Buffer>();
     for (const row of read.value.rows) {
       // Memory of its own: a small Buffer.from(string) is cut from Node's shared 8 kB pool, and one kept
@@ -148,12 +179,36 @@ async function block(
       text.write(row.text);
       texts.set(row.id, text);
       keptTexts[form].set(row.id, text);
+      // A text its cache did not take (larger than its bound) must not stay referenced either.
+      if (!keptTexts[form].has(row.id)) kept.textsLeft = true;
     }
     for (const i of shown) if (i >= 0 && !found[i]) found[i] = texts.get(links.facility[i])!;
   }
-  return writeNearbyBlock(links, shown!, (i) => {
+  const written = writeNearbyBlock(links, shown!, (i) => {
     const text = found[i];
     if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
     return text;
   }, before, after, largeBody);
+  // What this request's reads pushed out of the texts' caches is not held by reference past it.
+  dropReferencesIfTextsLeft(kept);
+  return written;
+}
+
+function dropReferencesIfTextsLeft(kept: Kept): void {
+  if (!kept.textsLeft) return;
+  kept.textsLeft = false;
+  for (const entry of kept.links.values()) entry.texts = { full: undefined, summary: undefined };
+}
+
+/** References to texts their cache no longer holds (0 once every block asked has been written). */
+function strayReferences(kept: Kept): number {
+  let stray = 0;
+  for (const { links, texts } of kept.links.values()) {
+    for (const form of ['full', 'summary'] as const) {
+      texts[form]?.forEach((text, i) => {
+        if (text && kept.texts[form].peek(links.facility[i]) !== text) stray++;
+      });
+    }
+  }
+  return stray;
 }
