@@ -63,10 +63,12 @@ async function main(): Promise<void> {
   /** Per arm: the server's CPU seconds and the responses over the measured runs (arms with a --pid). */
   const cpu = new Map<string, { seconds: number; responses: number }>();
 
+  // One path generator per arm for the whole run: with --raise, no request repeats an earlier one.
+  const paths = new Map(arms.map((arm) => [arm.name, values.raise ? raising(arm.path, values.raise) : arm.path]));
   for (let round = 0; round < rounds; round++) {
     const line: string[] = [];
     for (const arm of inRoundOrder(arms, round)) {
-      const request = { method: 'GET' as const, path: values.raise ? raising(arm.path, values.raise) : arm.path, headers: { 'x-api-key': arm.key } };
+      const request = { method: 'GET' as const, path: paths.get(arm.name)!, headers: { 'x-api-key': arm.key } };
       if (warmup.durationS > 0) await runLoad(arm.baseUrl, request, warmup);
       const pid = pids.get(arm.baseUrl);
       const before = pid === undefined ? 0 : cpuSeconds(pid);

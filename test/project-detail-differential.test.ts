@@ -293,6 +293,10 @@ describe.each(modes)('GET /projects/{id} from the snapshot agrees with the SQL p
     // The projects' references to their texts (a block written again reads them without the cache's
     // lookups) hold nothing the texts' cache let go: its bound stays the memory bound.
     expect(kept.strayReferences).toBe(0);
+    // Asked all at once (requests gathering texts while others push texts out), the same holds when they are done.
+    const together = await Promise.all([...visible, ...visible].map((projectId) => t.app.inject({ method: 'GET', url: `/projects/${projectId}?nearby_limit=${(projectId % 3) + 1}`, headers: { 'x-api-key': secret } })));
+    expect(together.map((res) => res.statusCode)).toEqual(together.map(() => 200));
+    expect(t.details.projects.nearby.keptBytes(t.search.current()).strayReferences).toBe(0);
     // As counted and as walked: lru-cache miscounts (below zero) an entry let in above the cache's size.
     const identity = t.details.bodies.identityBodies(t.search.current());
     expect(identity.bodyBytes).toBeLessThanOrEqual(identity.bytes);

@@ -13,15 +13,20 @@ import { parsePolygon } from '../domain/project-filters.js';
  * The same shape object also lets the search keep what it derives from it (find-projects.ts, result-cache.ts).
  */
 
-/** Parsed shapes kept: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~40 kB). */
+/** Parsed shapes kept, with what the search keeps with them: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~240 kB). */
 export const PARSED_SHAPES_BYTES = 4 * 1024 * 1024;
 
-const shapes = new LRUCache<string, LngLatShape>({
-  max: 1_000,
-  maxSize: PARSED_SHAPES_BYTES,
-  // The text, and two doubles per vertex in the rings' arrays (with their boxes and objects, ~100 bytes a ring).
-  sizeCalculation: (shape, text) => text.length + shape.polygons.reduce((sum, { outer, holes }) => sum + [outer, ...holes].reduce((bytes, ring) => bytes + ring.xs.length * 16 + 100, 0), 0) + 100,
-});
+/**
+ * Bytes a kept shape holds, with what lives as long as it (the search's test and cache key, kept by
+ * the shape object): the text, and per vertex ~200 bytes (its coordinates in the rings' arrays and in
+ * the test's typed copies, the test's latitude levels and edge lists, its digits in the key's JSON).
+ */
+function shapeBytes(shape: LngLatShape, text: string): number {
+  const vertices = shape.polygons.reduce((sum, { outer, holes }) => sum + [outer, ...holes].reduce((count, ring) => count + ring.xs.length, 0), 0);
+  return 2 * text.length + 200 * vertices + 1_000;
+}
+
+const shapes = new LRUCache<string, LngLatShape>({ max: 1_000, maxSize: PARSED_SHAPES_BYTES, sizeCalculation: shapeBytes });
 
 export function parsedPolygon(text: string): LngLatShape {
   let shape = shapes.get(text);

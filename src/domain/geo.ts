@@ -181,7 +181,7 @@ const MAX_LISTED_PER_VERTEX = 16;
 
 /** ringPosition for one ring, by latitude lists (or the plain walk when they would be too large). */
 function ringLocator(ring: LngLatRing): (px: number, py: number) => RingPosition {
-  // Typed copies: the ring's own arrays may be frozen (shared between requests, parsed-shapes.ts).
+  // Copied into typed arrays: the test reads them for every point it is asked.
   const xs = Float64Array.from(ring.xs);
   const ys = Float64Array.from(ring.ys);
   const n = xs.length;

@@ -47,6 +47,8 @@ interface Kept {
   texts: Record<NearbyForm, LRUCache<number, Buffer>>;
   /** A text left its cache since the projects' references were last dropped. */
   textsLeft: boolean;
+  /** Texts that left their caches, ever (a request gathering across an await compares it). */
+  textsLeftCount: number;
 }
 
 /** One project's links (readNearbyLinks' rows) as the snapshot's form holds them for project index 0, facility ids in place of indexes. */
@@ -106,9 +108,14 @@ export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): N
       }),
       texts: { full: texts(bounds.nearbyFull), summary: texts(bounds.nearbySummary) },
       textsLeft: false,
+      textsLeftCount: 0,
     };
+    function textLeft() {
+      kept.textsLeft = true;
+      kept.textsLeftCount++;
+    }
     function texts(bytes: number) {
-      return new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150, dispose: () => (kept.textsLeft = true) });
+      return new LRUCache<number, Buffer>({ maxSize: bytes, sizeCalculation: (text) => text.length + 150, dispose: textLeft });
     }
     return kept;
   };
@@ -137,9 +144,9 @@ async function block(
   const { links: keptLinks, texts: keptTexts } = kept;
   const form = options.form ?? 'full';
   dropReferencesIfTextsLeft(kept);
-  // Each shown link's facility text, by link index (the project's references, else the texts' cache); the facilities not kept are read.
-  let found: (Buffer | undefined)[] = [];
-  const gather = (links: NearbyLinks, shown: readonly number[]): number[] => {
+  // Each shown link's facility text, by link index, into `found` (the project's references, else the
+  // texts' cache); the facilities not kept are returned, to be read.
+  const gather = (found: (Buffer | undefined)[], links: NearbyLinks, shown: readonly number[]): number[] => {
     const absent = new Set<number>();
     for (const i of shown) {
       if (i < 0 || found[i]) continue;
@@ -149,28 +156,35 @@ async function block(
     }
     return [...absent];
   };
-  let entry = keptLinks.get(projectId);
-  if (entry) found = entry.texts[form] ??= [];
+  const entry = keptLinks.get(projectId);
+  let found = entry ? (entry.texts[form] ??= []) : [];
   let links = entry?.links;
   let shown = links && shownLinks(links, 0, options);
-  const absent = links && shown ? gather(links, shown) : [];
+  const absent = links && shown ? gather(found, links, shown) : [];
   if (links && absent.length === 0) nearbyBlockRequests.inc({ result: 'hit' });
   else {
     const read = await readAtCatalogueVersion(database, async (trx) => {
+      // Each attempt its own (the read may be tried again on the primary, finding other links).
       const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
       const readShown = shown ?? shownLinks(readLinks, 0, options);
-      const ids = links ? absent : gather(readLinks, readShown);
-      return { links: readLinks, shown: readShown, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
+      const readFound = links ? found : [];
+      const textsLeftBefore = kept.textsLeftCount;
+      const ids = links ? absent : gather(readFound, readLinks, readShown);
+      return { links: readLinks, shown: readShown, found: readFound, textsLeftBefore, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
     });
     if (read.version !== snapshot.catalogueVersion) {
       nearbyBlockRequests.inc({ result: 'ahead' });
       return undefined;
     }
     nearbyBlockRequests.inc({ result: 'miss' });
-    ({ links, shown } = read.value);
-    // Links read (none were kept): kept with this request's references, unless another request kept
-    // the project's meanwhile (this one then writes from its own read).
-    if (!entry && !keptLinks.has(projectId)) keptLinks.set(projectId, { links, texts: { full: undefined, summary: undefined, [form]: found } });
+    ({ links, shown, found } = read.value);
+    // Links read (none were kept): kept, with this request's references unless a text left its cache
+    // since they were gathered (another request's drop could not reach them), and unless another
+    // request kept the project's links meanwhile (this one then writes from its own read).
+    if (!entry && !keptLinks.has(projectId)) {
+      const references = kept.textsLeftCount === read.value.textsLeftBefore ? found : undefined;
+      keptLinks.set(projectId, { links, texts: { full: undefined, summary: undefined, [form]: references } });
+    }
     const texts = new Map<number, Buffer>();
     for (const row of read.value.rows) {
       // Memory of its own: a small Buffer.from(string) is cut from Node's shared 8 kB pool, and one kept
@@ -197,7 +211,7 @@ async function block(
 function dropReferencesIfTextsLeft(kept: Kept): void {
   if (!kept.textsLeft) return;
   kept.textsLeft = false;
-  for (const entry of kept.links.values()) entry.texts = { full: undefined, summary: undefined };
+  for (const { texts } of kept.links.values()) texts.full = texts.summary = undefined;
 }
 
 /** References to texts their cache no longer holds (0 once every block asked has been written). */
