@@ -9,7 +9,7 @@ import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import type { KeyScope } from '../src/domain/key-scope.js';
 import { findProjects } from '../src/search/find-projects.js';
-import { ResultCache } from '../src/search/result-cache.js';
+import { RESULT_CACHE_SEEN_BYTES, ResultCache } from '../src/search/result-cache.js';
 import type { Snapshot } from '../src/search/snapshot.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { catalogueBundle, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
@@ -189,6 +189,14 @@ describe('search result cache (pglite)', () => {
     expect(cache.size).toBe(3);
     expect(cache.get('search 0')).toBeUndefined();
     expect(cache.get('search 4')).toBeDefined();
+    // Searches seen once are bounded in bytes of keys too (a drawn shape's key is tens of kB).
+    const huge = new ResultCache();
+    for (let k = 0; k < 200; k++) huge.offer(`${k} ${'5'.repeat(40_000)}`, { order: new Int32Array(1) });
+    expect(huge.seenBytes).toBeGreaterThan(RESULT_CACHE_SEEN_BYTES / 2);
+    expect(huge.seenBytes).toBeLessThanOrEqual(RESULT_CACHE_SEEN_BYTES);
+    huge.offer('asked twice', { order: new Int32Array(1) });
+    huge.offer('asked twice', { order: new Int32Array(1) });
+    expect(huge.get('asked twice')).toBeDefined();
     const bytes = new ResultCache(100, 12_000); // each entry counts ~5 kB (4 kB of list, key, envelope allowance)
     for (let k = 0; k < 10; k++) for (let ask = 0; ask < 2; ask++) bytes.offer(`big ${k}`, { order: new Int32Array(1_000) });
     expect(bytes.size).toBe(2);

@@ -59,6 +59,9 @@ export const RESULT_CACHE_ENTRIES = 2_000;
 /** ...and at most this many bytes of them (a list of every L project is ~17 kB); scripts/search-model-size.ts weighs it when full. */
 export const RESULT_CACHE_BYTES = 8 * 1024 * 1024;
 
+/** Keys of searches seen once (the doorkeeper below): at most this many bytes of them (~13,000 typical keys). */
+export const RESULT_CACHE_SEEN_BYTES = 4 * 1024 * 1024;
+
 export class ResultCache {
   private readonly lists: LRUCache<string, FoundList>;
 
@@ -80,7 +83,13 @@ export class ResultCache {
    * reads again: with every search kept, the bench's never-repeated scenarios raised the service's
    * peak RSS by ~50 MB.
    */
-  private readonly seen = new LRUCache<string, true>({ max: 2 * RESULT_CACHE_ENTRIES });
+  private readonly seen = new LRUCache<string, true>({
+    max: 2 * RESULT_CACHE_ENTRIES,
+    // Keys are bounded in bytes too: a drawn shape's key is up to ~40 kB (1,000 vertices), and 4,000
+    // such searches asked once would otherwise hold ~150 MB of keys.
+    maxSize: RESULT_CACHE_SEEN_BYTES,
+    sizeCalculation: (_seen, key) => key.length * 2 + 64,
+  });
 
   get(key: string): FoundList | undefined {
     const found = this.lists.get(key);
@@ -100,6 +109,11 @@ export class ResultCache {
 
   get size(): number {
     return this.lists.size;
+  }
+
+  /** Bytes of the keys seen once, as counted against RESULT_CACHE_SEEN_BYTES (tests). */
+  get seenBytes(): number {
+    return this.seen.calculatedSize;
   }
 }
 
