@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { median } from './median.js';
 import { runLoad, type LoadStats } from './load.js';
+import { neverSeenBefore } from './scenarios.js';
 import { cpuSeconds, inRoundOrder } from './process-cpu.js';
 
 /*
@@ -107,16 +108,11 @@ async function main(): Promise<void> {
   }
 }
 
-/** The path with `parameter` one more at every call (its value in the path the start). */
+/** The arm's path with `parameter` one more at every call (bench/scenarios.ts, as the never-cached scenarios). */
 function raising(path: string, parameter: string): () => string {
   const [route, query = ''] = path.split('?');
-  const start = Number(new URLSearchParams(query).get(parameter) ?? 0);
-  let step = 0;
-  return () => {
-    const params = new URLSearchParams(query);
-    params.set(parameter, String(start + ++step));
-    return `${route}?${params.toString().replace(/%2C/g, ',')}`;
-  };
+  if (!new URLSearchParams(query).has(parameter)) throw new Error(`--raise ${parameter}: the path ${path} has no ${parameter}`);
+  return neverSeenBefore(query, route, parameter);
 }
 
 main().catch((error: unknown) => {

@@ -110,16 +110,17 @@ function rotate<T>(items: readonly T[]): () => T {
 }
 
 /*
- * The same search with `price_max` raised by one more dirham at every request: a search the snapshot's
- * result cache (src/search/result-cache.ts) has not seen, so each request pays the full pass, as the
- * first visitor of a search does. The answer barely moves (a few dirhams on a bound of millions).
+ * The same search with `price_max` (or `parameter`) raised by one more at every request: a search the
+ * snapshot's result cache (src/search/result-cache.ts) has not seen, so each request pays the full pass,
+ * as the first visitor of a search does. The answer barely moves (a few dirhams on a bound of millions).
+ * Also bench/http-ab.ts's `--raise`.
  */
-function neverSeenBefore(query: string, path = '/projects'): () => string {
+export function neverSeenBefore(query: string, path = '/projects', parameter = 'price_max'): () => string {
   let step = 0;
   return () => {
     const params = new URLSearchParams(query);
-    const max = Number(params.get('price_max') ?? 50_000_000);
-    params.set('price_max', String(max + ++step));
+    const value = Number(params.get(parameter) ?? 50_000_000);
+    params.set(parameter, String(value + ++step));
     return `${path}?${params.toString().replace(/%2C/g, ',')}`;
   };
 }

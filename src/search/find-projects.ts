@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { haversineM, inBox, shapeTest, type LngLatShape } from '../domain/geo.js';
+import { haversineM, inBox, shapeTest } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { KeyPricing } from '../domain/pricing.js';
@@ -13,6 +13,7 @@ import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
+import { perObject } from './per-snapshot.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of
@@ -165,16 +166,7 @@ interface Tests {
  * Each drawn shape's test (its rings' latitude lists, geo.ts), made once per shape: a shape asked again
  * is the same object (src/contract/parsed-shapes.ts), so its test goes with it when it is no longer kept.
  */
-const drawnShapeTests = new WeakMap<LngLatShape, (px: number, py: number) => boolean>();
-
-function drawnShapeTest(shape: LngLatShape): (px: number, py: number) => boolean {
-  let test = drawnShapeTests.get(shape);
-  if (!test) {
-    test = shapeTest(shape);
-    drawnShapeTests.set(shape, test);
-  }
-  return test;
-}
+const drawnShapeTest = perObject(shapeTest);
 
 function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
   const p = snapshot.projects;

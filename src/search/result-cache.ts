@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
+import { perObject } from './per-snapshot.js';
 
 /*
  * Results of GET /projects searches, per snapshot: what a search found (every matching project, in
@@ -137,13 +138,4 @@ export function searchKey(
 }
 
 /** JSON of a drawn shape, once per shape object (a shape asked again is the same object: src/contract/parsed-shapes.ts). */
-const shapeKeys = new WeakMap<LngLatShape, string>();
-
-function shapeKey(shape: LngLatShape): string {
-  let key = shapeKeys.get(shape);
-  if (key === undefined) {
-    key = JSON.stringify(shape);
-    shapeKeys.set(shape, key);
-  }
-  return key;
-}
+const shapeKey = perObject((shape: LngLatShape) => JSON.stringify(shape));
