@@ -13,7 +13,7 @@ import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
-import { perObject } from './per-snapshot.js';
+import { perObject } from './per-object.js';
 
 /*
  * GET /projects on a snapshot: the same filters, with the same meaning, as the SQL of

@@ -1,3 +1,4 @@
+import { perObject, type PerObject } from './per-object.js';
 import type { Snapshot } from './snapshot.js';
 
 /*
@@ -6,32 +7,8 @@ import type { Snapshot } from './snapshot.js';
  * catalogue's go with the old snapshot. Nothing derived from one catalogue can then answer for another.
  */
 
-export interface PerObject<K extends object, T> {
-  /** The object's value, made now if it has none. */
-  (key: K): T;
-  /** The object's value if it was made (a lookup must not make a cache just to find it empty). */
-  peek(key: K): T | undefined;
-}
-
 export type PerSnapshot<T> = PerObject<Snapshot, T>;
 
 export function perSnapshot<T>(make: (snapshot: Snapshot) => T): PerSnapshot<T> {
   return perObject(make);
-}
-
-/**
- * The same for any object whose derived values should live as long as it and no longer (a drawn shape's
- * test and cache key: src/search/find-projects.ts, result-cache.ts).
- */
-export function perObject<K extends object, T>(make: (key: K) => T): PerObject<K, T> {
-  const values = new WeakMap<K, T>();
-  const of = (key: K): T => {
-    let value = values.get(key);
-    if (value === undefined) {
-      value = make(key);
-      values.set(key, value);
-    }
-    return value;
-  };
-  return Object.assign(of, { peek: (key: K) => values.get(key) });
 }

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
-import { perObject } from './per-snapshot.js';
+import { perObject } from './per-object.js';
 
 /*
  * Results of GET /projects searches, per snapshot: what a search found (every matching project, in

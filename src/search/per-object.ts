@@ -1,0 +1,24 @@
+/*
+ * A value derived from an object, made the first time it is asked and held by the object alone (a
+ * WeakMap entry): it lives as long as the object and no longer. Snapshots (per-snapshot.ts) and drawn
+ * shapes (their test and cache key: find-projects.ts, result-cache.ts) use it.
+ */
+export interface PerObject<K extends object, T> {
+  /** The object's value, made now if it has none. */
+  (key: K): T;
+  /** The object's value if it was made (a lookup must not make a cache just to find it empty). */
+  peek(key: K): T | undefined;
+}
+
+export function perObject<K extends object, T>(make: (key: K) => T): PerObject<K, T> {
+  const values = new WeakMap<K, T>();
+  const of = (key: K): T => {
+    let value = values.get(key);
+    if (value === undefined) {
+      value = make(key);
+      values.set(key, value);
+    }
+    return value;
+  };
+  return Object.assign(of, { peek: (key: K) => values.get(key) });
+}
