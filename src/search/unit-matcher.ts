@@ -3,6 +3,7 @@ import { FT2_PER_M2, type KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
+import { pricePerAreaBins, pricePerAreaMasks } from './price-per-area-bins.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -80,6 +81,15 @@ export class UnitMatcher {
   private readonly byBounds: boolean;
   /** The buckets the bedrooms filter asks for (all six without one). */
   private readonly wantedBuckets: Int32Array;
+  /**
+   * With per-area bounds and no `currency=`: each project's ranges of base price per m², and the
+   * ranges inside and possibly inside the bounds (price-per-area-bins.ts).
+   */
+  private readonly perAreaHeld: Uint32Array | undefined;
+  private readonly perAreaInside: number = 0;
+  private readonly perAreaPossible: number = 0;
+  /** The per-area bounds (and bedrooms) are the only unit-level filters: a unit of a wanted bucket in a range inside them is a match. */
+  private readonly perAreaOnly: boolean = false;
 
   constructor(
     private readonly snapshot: Snapshot,
@@ -136,6 +146,14 @@ export class UnitMatcher {
       }
     }
     this.wantedBuckets = Int32Array.from({ length: BUCKETS }, (_, bucket) => bucket).filter((bucket) => (this.bedrooms >> bucket) & 1);
+    if (this.perArea && !display) {
+      const bins = pricePerAreaBins(snapshot);
+      const masks = pricePerAreaMasks(bins, f, pricing.factor);
+      this.perAreaHeld = bins.held;
+      this.perAreaInside = masks.inside;
+      this.perAreaPossible = masks.possible;
+      this.perAreaOnly = !this.checksStatuses && !this.hasWindow && f.size === undefined && !this.checksParking && f.tagIds === undefined;
+    }
   }
 
   /** One live unit of project p satisfies every unit-level filter. */
@@ -143,6 +161,12 @@ export class UnitMatcher {
     if (!this.active) return true;
     if (this.impossible) return false;
     if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
+    if (this.perAreaHeld !== undefined) {
+      // The project's ranges (one cache line) decide most projects (price-per-area-bins.ts).
+      const held = this.perAreaRanges(p);
+      if ((held & this.perAreaPossible) === 0) return false;
+      if (this.perAreaOnly && (held & this.perAreaInside) !== 0) return true;
+    }
     if (!this.anyCell(p)) return false;
     return this.exact || (this.othersAllow(p) && this.anyUnit(p));
   }
@@ -408,7 +432,17 @@ export class UnitMatcher {
     if (summary.maxParking[p] < this.parkingMin) return false;
     if (this.tagMask && !summary.tags.hasAll(p, this.tagMask)) return false;
     if (this.perArea && !this.perAreaRangeAllows(p)) return false;
+    if (this.perAreaHeld && (this.perAreaRanges(p) & this.perAreaPossible) === 0) return false;
     return true;
+  }
+
+  /** The per-area ranges of p's units in the wanted bedroom buckets. */
+  private perAreaRanges(p: number): number {
+    const held = this.perAreaHeld!;
+    const { wantedBuckets } = this;
+    let ranges = 0;
+    for (let k = 0; k < wantedBuckets.length; k++) ranges |= held[p * BUCKETS + wantedBuckets[k]];
+    return ranges;
   }
 
   /*

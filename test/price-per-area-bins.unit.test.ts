@@ -1,0 +1,89 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { FT2_PER_M2, keyPricing } from '../src/domain/pricing.js';
+import type { UnitFilters } from '../src/domain/project-filters.js';
+import { binsOf, pricePerAreaMasks } from '../src/search/price-per-area-bins.js';
+import { BUCKETS, bucketOf } from '../src/search/snapshot.js';
+import { priceVectorArb } from './helpers/project-scenarios.js';
+
+/*
+ * The per-area price ranges (src/search/price-per-area-bins.ts) against the exact rule of each unit
+ * (pricing.ts comparePerArea on the unit's key price, as unit-matcher.ts tests a unit): a unit in a
+ * range `inside` the bounds passes them, and a unit that passes them is in a `possible` range. Each unit
+ * is a project of its own here, so a project's ranges are its unit's. Bounds are drawn at units' own key
+ * prices per area and a hair either side, over tiny and ordinary areas, with random price vectors.
+ */
+
+const SEED = Number(process.env.DIFF_SEED ?? 20261127);
+const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 300);
+
+const unitArb = fc.record({
+  cents: fc.oneof(fc.constant(Number.NaN), fc.integer({ min: 0, max: 5e10 }), fc.integer({ min: 1, max: 2_000 })),
+  area: fc.oneof(fc.constantFrom(0, 0.01, 0.02, 0.37, 1, 55.5, 120.25), fc.double({ min: 0.01, max: 5_000, noNaN: true })),
+  bedrooms: fc.integer({ min: 0, max: 7 }),
+});
+
+describe('price per area ranges', () => {
+  it('a unit in a range inside the bounds passes them; a unit that passes them is in a possible range', () => {
+    let inside = 0;
+    let passed = 0;
+    fc.assert(
+      fc.property(
+        fc.array(unitArb, { minLength: 1, maxLength: 300 }),
+        priceVectorArb,
+        fc.boolean(),
+        fc.subarray(['min', 'max'] as const, { minLength: 1 }),
+        fc.array(fc.nat(), { minLength: 2, maxLength: 2 }),
+        fc.constantFrom(-1e-9, 0, 0, 1e-9, 0.01, -0.01, 0.3),
+        (units, priceVector, perFt2, ends, picks, nudge) => {
+          const pricing = keyPricing(priceVector);
+          const baseCents = Float64Array.from(units, (unit) => unit.cents);
+          const area = Float64Array.from(units, (unit) => unit.area);
+          const unitStart = Int32Array.from({ length: units.length + 1 }, (_, i) => i);
+          const bedrooms = Int32Array.from(units, (unit) => unit.bedrooms);
+          const bins = binsOf(baseCents, area, bedrooms, unitStart, units.length);
+          const priced = units.map((unit, u) => u).filter((u) => !Number.isNaN(baseCents[u]) && area[u] > 0);
+          const scale = perFt2 ? FT2_PER_M2 : 1;
+          const boundAt = (pick: number) => {
+            if (priced.length === 0) return 12_345.67;
+            const u = priced[pick % priced.length];
+            return (pricing.keyCents(baseCents[u]) / 100 / area[u] / scale) * (1 + nudge);
+          };
+          const range: { min?: number; max?: number } = {};
+          const [a, b] = picks.map(boundAt).sort((x, y) => x - y);
+          if (ends.includes('min')) range.min = a;
+          if (ends.includes('max')) range.max = b;
+          const filters: UnitFilters = perFt2 ? { pricePerFt2: range } : { pricePerM2: range };
+          const masks = pricePerAreaMasks(bins, filters, pricing.factor);
+          for (let u = 0; u < units.length; u++) {
+            const exact =
+              !Number.isNaN(baseCents[u]) &&
+              area[u] > 0 &&
+              (range.min === undefined || pricing.comparePerArea(pricing.keyCents(baseCents[u]), area[u], range.min, perFt2) >= 0) &&
+              (range.max === undefined || pricing.comparePerArea(pricing.keyCents(baseCents[u]), area[u], range.max, perFt2) <= 0);
+            const held = bins.held[u * BUCKETS + bucketOf(bedrooms[u])];
+            // Its other buckets hold nothing: it is the project's only unit.
+            for (let bucket = 0; bucket < BUCKETS; bucket++) if (bucket !== bucketOf(bedrooms[u])) expect(bins.held[u * BUCKETS + bucket]).toBe(0);
+            if ((held & masks.inside) !== 0) {
+              inside++;
+              expect(exact, `unit ${u} (${baseCents[u]} cents, ${area[u]} m²) in an inside range fails ${JSON.stringify(filters)}`).toBe(true);
+            }
+            if (exact) {
+              passed++;
+              expect(held & masks.possible, `unit ${u} passes ${JSON.stringify(filters)} outside every possible range`).not.toBe(0);
+            }
+          }
+        },
+      ),
+      { seed: SEED, numRuns: NUM_RUNS },
+    );
+    // The property is not vacuous: ranges inside the bounds were found, and units passed.
+    expect(inside).toBeGreaterThan(NUM_RUNS);
+    expect(passed).toBeGreaterThan(NUM_RUNS);
+  });
+
+  it('a unit without a price or an area is in no range', () => {
+    const bins = binsOf(Float64Array.of(Number.NaN, 100_000, 100_000), Float64Array.of(50, 0, 50), Int32Array.of(1, 1, 1), Int32Array.of(0, 1, 2, 3), 3);
+    expect([0, 1, 2].map((p) => bins.held.subarray(p * BUCKETS, (p + 1) * BUCKETS).some((bits) => bits !== 0))).toEqual([false, false, true]);
+  });
+});
