@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FT2_PER_M2, keyPricing } from '../src/domain/pricing.js';
 import type { UnitFilters } from '../src/domain/project-filters.js';
-import { binsOf, pricePerAreaMasks } from '../src/search/price-per-area-bins.js';
+import { binsOf, pricePerAreaMasks, WORDS } from '../src/search/price-per-area-bins.js';
 import { BUCKETS, bucketOf } from '../src/search/snapshot.js';
 import { priceVectorArb } from './helpers/project-scenarios.js';
 
@@ -16,6 +16,12 @@ import { priceVectorArb } from './helpers/project-scenarios.js';
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261127);
 const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 300);
+
+const popCount = (bits: number) => {
+  let count = 0;
+  for (let rest = bits >>> 0; rest !== 0; rest = (rest & (rest - 1)) >>> 0) count++;
+  return count;
+};
 
 const unitArb = fc.record({
   cents: fc.oneof(fc.constant(Number.NaN), fc.integer({ min: 0, max: 5e10 }), fc.integer({ min: 1, max: 2_000 })),
@@ -61,16 +67,22 @@ describe('price per area ranges', () => {
               area[u] > 0 &&
               (range.min === undefined || pricing.comparePerArea(pricing.keyCents(baseCents[u]), area[u], range.min, perFt2) >= 0) &&
               (range.max === undefined || pricing.comparePerArea(pricing.keyCents(baseCents[u]), area[u], range.max, perFt2) <= 0);
-            const held = bins.held[u * BUCKETS + bucketOf(bedrooms[u])];
-            // Its other buckets hold nothing: it is the project's only unit.
-            for (let bucket = 0; bucket < BUCKETS; bucket++) if (bucket !== bucketOf(bedrooms[u])) expect(bins.held[u * BUCKETS + bucket]).toBe(0);
-            if ((held & masks.inside) !== 0) {
+            const at = (u * BUCKETS + bucketOf(bedrooms[u])) * WORDS;
+            const held = bins.held.subarray(at, at + WORDS);
+            const meets = (mask: Int32Array) => held.some((bits, w) => (bits & mask[w]) !== 0);
+            // One range when it has a price and an area, in its bucket's words; the project's (its only
+            // unit's) other buckets hold nothing; its ranges in any bucket are its bucket's.
+            const ranges = (words: Uint32Array) => words.reduce((sum, bits) => sum + popCount(bits), 0);
+            expect(ranges(held)).toBe(Number.isNaN(baseCents[u]) || !(area[u] > 0) ? 0 : 1);
+            expect(ranges(bins.held.subarray(u * BUCKETS * WORDS, (u + 1) * BUCKETS * WORDS))).toBe(ranges(held));
+            expect([...bins.heldInAny.subarray(u * WORDS, (u + 1) * WORDS)]).toEqual([...held]);
+            if (meets(masks.inside)) {
               inside++;
               expect(exact, `unit ${u} (${baseCents[u]} cents, ${area[u]} m²) in an inside range fails ${JSON.stringify(filters)}`).toBe(true);
             }
             if (exact) {
               passed++;
-              expect(held & masks.possible, `unit ${u} passes ${JSON.stringify(filters)} outside every possible range`).not.toBe(0);
+              expect(meets(masks.possible), `unit ${u} passes ${JSON.stringify(filters)} outside every possible range`).toBe(true);
             }
           }
         },
@@ -84,6 +96,7 @@ describe('price per area ranges', () => {
 
   it('a unit without a price or an area is in no range', () => {
     const bins = binsOf(Float64Array.of(Number.NaN, 100_000, 100_000), Float64Array.of(50, 0, 50), Int32Array.of(1, 1, 1), Int32Array.of(0, 1, 2, 3), 3);
-    expect([0, 1, 2].map((p) => bins.held.subarray(p * BUCKETS, (p + 1) * BUCKETS).some((bits) => bits !== 0))).toEqual([false, false, true]);
+    expect([0, 1, 2].map((p) => bins.held.subarray(p * BUCKETS * WORDS, (p + 1) * BUCKETS * WORDS).some((bits) => bits !== 0))).toEqual([false, false, true]);
+    expect([0, 1, 2].map((p) => bins.heldInAny.subarray(p * WORDS, (p + 1) * WORDS).some((bits) => bits !== 0))).toEqual([false, false, true]);
   });
 });

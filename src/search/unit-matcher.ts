@@ -3,7 +3,7 @@ import { FT2_PER_M2, type KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
-import { pricePerAreaBins, pricePerAreaMasks } from './price-per-area-bins.js';
+import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -18,6 +18,11 @@ import { pricePerAreaBins, pricePerAreaMasks } from './price-per-area-bins.js';
  */
 
 const ALL_BUCKETS = (1 << BUCKETS) - 1;
+/** perAreaVerdict's answers. */
+const NO_UNIT = 0;
+const A_UNIT = 1;
+const SOME_UNIT = 2;
+if (WORDS !== 2) throw new Error('perAreaVerdict reads two words of ranges');
 const ALL_STATUSES = (1 << STATUSES) - 1;
 /** withMatch(p): bits 0-5 are buckets, bits FACET_STATUSES_SHIFT + status are statuses. */
 export const FACET_BUCKETS = ALL_BUCKETS;
@@ -86,8 +91,12 @@ export class UnitMatcher {
    * ranges inside and possibly inside the bounds (price-per-area-bins.ts).
    */
   private readonly perAreaHeld: Uint32Array | undefined;
-  private readonly perAreaInside: number = 0;
-  private readonly perAreaPossible: number = 0;
+  private readonly perAreaHeldInAny: Uint32Array | undefined;
+  /** The masks' two words (WORDS is 2: bits 0-31 and 32-63). */
+  private readonly insideLow: number = 0;
+  private readonly insideHigh: number = 0;
+  private readonly possibleLow: number = 0;
+  private readonly possibleHigh: number = 0;
   /** The per-area bounds (and bedrooms) are the only unit-level filters: a unit of a wanted bucket in a range inside them is a match. */
   private readonly perAreaOnly: boolean = false;
 
@@ -150,8 +159,9 @@ export class UnitMatcher {
       const bins = pricePerAreaBins(snapshot);
       const masks = pricePerAreaMasks(bins, f, pricing.factor);
       this.perAreaHeld = bins.held;
-      this.perAreaInside = masks.inside;
-      this.perAreaPossible = masks.possible;
+      this.perAreaHeldInAny = bins.heldInAny;
+      [this.insideLow, this.insideHigh] = masks.inside;
+      [this.possibleLow, this.possibleHigh] = masks.possible;
       this.perAreaOnly = !this.checksStatuses && !this.hasWindow && f.size === undefined && !this.checksParking && f.tagIds === undefined;
     }
   }
@@ -163,9 +173,9 @@ export class UnitMatcher {
     if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
     if (this.perAreaHeld !== undefined) {
       // The project's ranges (one cache line) decide most projects (price-per-area-bins.ts).
-      const held = this.perAreaRanges(p);
-      if ((held & this.perAreaPossible) === 0) return false;
-      if (this.perAreaOnly && (held & this.perAreaInside) !== 0) return true;
+      const verdict = this.perAreaVerdict(p);
+      if (verdict === NO_UNIT) return false;
+      if (this.perAreaOnly && verdict === A_UNIT) return true;
     }
     if (!this.anyCell(p)) return false;
     return this.exact || (this.othersAllow(p) && this.anyUnit(p));
@@ -432,17 +442,31 @@ export class UnitMatcher {
     if (summary.maxParking[p] < this.parkingMin) return false;
     if (this.tagMask && !summary.tags.hasAll(p, this.tagMask)) return false;
     if (this.perArea && !this.perAreaRangeAllows(p)) return false;
-    if (this.perAreaHeld && (this.perAreaRanges(p) & this.perAreaPossible) === 0) return false;
+    if (this.perAreaHeld && this.perAreaVerdict(p) === NO_UNIT) return false;
     return true;
   }
 
-  /** The per-area ranges of p's units in the wanted bedroom buckets. */
-  private perAreaRanges(p: number): number {
-    const held = this.perAreaHeld!;
-    const { wantedBuckets } = this;
-    let ranges = 0;
-    for (let k = 0; k < wantedBuckets.length; k++) ranges |= held[p * BUCKETS + wantedBuckets[k]];
-    return ranges;
+  /**
+   * From the ranges of p's units in the wanted bedroom buckets (price-per-area-bins.ts): NO_UNIT can
+   * pass the per-area bounds, A_UNIT does (the other unit-level filters not looked at), or SOME_UNIT may.
+   */
+  private perAreaVerdict(p: number): number {
+    let low = 0;
+    let high = 0;
+    if (!this.checksBedrooms) {
+      low = this.perAreaHeldInAny![p * 2];
+      high = this.perAreaHeldInAny![p * 2 + 1];
+    } else {
+      const held = this.perAreaHeld!;
+      const { wantedBuckets } = this;
+      for (let k = 0; k < wantedBuckets.length; k++) {
+        const at = (p * BUCKETS + wantedBuckets[k]) * 2;
+        low |= held[at];
+        high |= held[at + 1];
+      }
+    }
+    if (((low & this.possibleLow) | (high & this.possibleHigh)) === 0) return NO_UNIT;
+    return ((low & this.insideLow) | (high & this.insideHigh)) !== 0 ? A_UNIT : SOME_UNIT;
   }
 
   /*
