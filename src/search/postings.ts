@@ -77,6 +77,11 @@ export class Postings {
     return this.start[slot * (this.groups + 1) + group];
   }
 
+  /** How many ids have rows (slots are 0 .. slotCount - 1). */
+  get slotCount(): number {
+    return this.slotOf.size;
+  }
+
   get rowsArray(): Int32Array {
     return this.rows;
   }

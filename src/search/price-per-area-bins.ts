@@ -1,6 +1,7 @@
 import { FT2_PER_M2 } from '../domain/pricing.js';
 import type { UnitFilters } from '../domain/project-filters.js';
 import { perSnapshot } from './per-snapshot.js';
+import { quantileEdges, rangeOf } from './quantile-ranges.js';
 import { BUCKETS, bucketOf, type Snapshot } from './snapshot.js';
 
 /*
@@ -55,18 +56,6 @@ export interface PricePerAreaMasks {
 
 const ratioOf = (cents: number, area: number) => (!Number.isNaN(cents) && area > 0 ? cents / area : Number.NaN);
 
-/** The range of a base price per m²: the last b with edges[b] <= ratio. */
-function rangeOf(edges: Float64Array, ratio: number): number {
-  let low = 0;
-  let high = BINS - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >>> 1;
-    if (edges[middle] <= ratio) low = middle;
-    else high = middle - 1;
-  }
-  return low;
-}
-
 export const pricePerAreaBins = perSnapshot(({ units, projects }: Snapshot) =>
   binsOf(units.baseCents, units.area, units.bedrooms, projects.unitStart, projects.count),
 );
@@ -83,12 +72,7 @@ export function binsOf(baseCents: Float64Array, area: Float64Array, bedrooms: In
     if (area[u] < smallest) smallest = area[u];
     if (u % step === 0) sample.push(ratio);
   }
-  sample.sort((a, b) => a - b);
-  const edges = new Float64Array(BINS + 1);
-  edges[0] = -Infinity;
-  edges[BINS] = Infinity;
-  // Equal edges (a sample with few distinct values) leave the ranges between them empty: still exact.
-  for (let b = 1; b < BINS; b++) edges[b] = sample.length ? sample[Math.floor((b * sample.length) / BINS)] : Infinity;
+  const edges = quantileEdges(sample, BINS);
   const held = new Uint32Array(projectCount * BUCKETS * WORDS);
   const heldInAny = new Uint32Array(projectCount * WORDS);
   for (let p = 0; p < projectCount; p++) {

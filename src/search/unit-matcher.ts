@@ -4,6 +4,7 @@ import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
+import { priceWindowMasks, tagPriceRanges } from './tag-price-ranges.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -97,6 +98,17 @@ export class UnitMatcher {
   private readonly insideHigh: number = 0;
   private readonly possibleLow: number = 0;
   private readonly possibleHigh: number = 0;
+  /**
+   * With unit tags and a price window and no `currency=`: per tag and project, the ranges of base
+   * prices of its units of the tag (at slot * tagPriceStride + p), and the ranges inside and possibly
+   * inside the window (tag-price-ranges.ts).
+   */
+  private readonly tagPriceHeld: Uint32Array | undefined;
+  private readonly tagPriceStride: number = 0;
+  private readonly tagPriceInside: number = 0;
+  private readonly tagPricePossible: number = 0;
+  /** One tag and the price window are the only unit-level filters: a unit of the tag in a range inside the window is a match. */
+  private readonly tagPriceOnly: boolean = false;
   /** The per-area bounds (and bedrooms) are the only unit-level filters: a unit of a wanted bucket in a range inside them is a match. */
   private readonly perAreaOnly: boolean = false;
 
@@ -164,6 +176,16 @@ export class UnitMatcher {
       [this.possibleLow, this.possibleHigh] = masks.possible;
       this.perAreaOnly = !this.checksStatuses && !this.hasWindow && f.size === undefined && !this.checksParking && f.tagIds === undefined;
     }
+    if (this.tagSlots && this.hasWindow && !display) {
+      const ranges = tagPriceRanges(snapshot);
+      const masks = priceWindowMasks(ranges, this.low, this.high);
+      this.tagPriceHeld = ranges.held;
+      this.tagPriceStride = ranges.projectCount;
+      this.tagPriceInside = masks.inside;
+      this.tagPricePossible = masks.possible;
+      this.tagPriceOnly =
+        this.tagSlots.length === 1 && !this.checksBedrooms && !this.checksStatuses && f.size === undefined && !this.checksParking && !this.perArea;
+    }
   }
 
   /** One live unit of project p satisfies every unit-level filter. */
@@ -171,6 +193,13 @@ export class UnitMatcher {
     if (!this.active) return true;
     if (this.impossible) return false;
     if (this.lows !== undefined && this.currencyIndex[p] !== this.windowOf) this.forProject(p);
+    if (this.tagPriceHeld !== undefined) {
+      // One read per wanted tag decides most projects (tag-price-ranges.ts).
+      const held = this.tagPriceHeld;
+      const slots = this.tagSlots!;
+      for (let k = 0; k < slots.length; k++) if ((held[slots[k] * this.tagPriceStride + p] & this.tagPricePossible) === 0) return false;
+      if (this.tagPriceOnly && (held[slots[0] * this.tagPriceStride + p] & this.tagPriceInside) !== 0) return true;
+    }
     if (this.perAreaHeld !== undefined) {
       // The project's ranges (one cache line) decide most projects (price-per-area-bins.ts).
       const verdict = this.perAreaVerdict(p);
