@@ -220,6 +220,38 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     await fc.assert(boundsAtAUnitsPrice([...extremes], false), { seed: SEED, numRuns: 300 });
   }, 300_000);
 
+  // The per-area ranges (src/search/price-per-area-bins.ts) decide a project by the wanted bedroom
+  // buckets' ranges; the bedrooms facet counts the other buckets too, so it must not be ruled by them.
+  it('per-area bounds at a unit\u2019s own price per m², with bedrooms and the bedrooms and statuses facets: same body and counts as the SQL path', async () => {
+    const priced = catalogue.units.filter((unit) => !unit.deleted && unit.priceCents !== null && unit.unit_area > 0);
+    expect(priced.length).toBeGreaterThan(50);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(priced.length - 1),
+        fc.nat(priced.length - 1),
+        priceVectorArb,
+        fc.constantFrom('both', 'min', 'max'),
+        fc.integer({ min: 0, max: 5 }),
+        async (first, second, priceVector, ends, bedrooms) => {
+          const perM2 = [priced[first], priced[second]]
+            .map((unit) => Number(shownCents(unit.priceCents!, String(priceVector))) / 100 / unit.unit_area)
+            .sort((a, b) => a - b);
+          const query: Query = { limit: '100', bedrooms: String(bedrooms) };
+          if (ends !== 'max') query.price_per_m2_min = String(perM2[0]);
+          if (ends !== 'min') query.price_per_m2_max = String(perM2[1]);
+          const { secret, record } = await keyFor(AGENCIES[0], priceVector);
+          const url = `/projects?${new URLSearchParams({ ...query, facets: 'bedrooms,statuses' })}`;
+          const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
+          expect(res.statusCode, res.body).toBe(200);
+          const { facets, ...data } = res.json().data;
+          expect(JSON.stringify({ status: 'success', data }), `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record, undefined));
+          expect(countsOf(facets), `${url} (price vector ${priceVector})`).toEqual(referenceFacets(query, ['bedrooms', 'statuses'], AGENCIES[0], priceVector, undefined));
+        },
+      ),
+      { seed: SEED, numRuns: 150 },
+    );
+  }, 300_000);
+
   it('a price bound beyond every price (10^307, a base window up to Infinity): unpriced units stay out, with facets or without', async () => {
     const huge = `1${'0'.repeat(307)}`;
     expect(catalogue.units.some((unit) => !unit.deleted && unit.priceCents === null), 'an unpriced unit').toBe(true);

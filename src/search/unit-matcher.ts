@@ -202,7 +202,7 @@ export class UnitMatcher {
     }
     if (this.perAreaHeld !== undefined) {
       // The project's ranges (one cache line) decide most projects (price-per-area-bins.ts).
-      const verdict = this.perAreaVerdict(p);
+      const verdict = this.perAreaVerdict(p, this.checksBedrooms);
       if (verdict === NO_UNIT) return false;
       if (this.perAreaOnly && verdict === A_UNIT) return true;
     }
@@ -471,18 +471,20 @@ export class UnitMatcher {
     if (summary.maxParking[p] < this.parkingMin) return false;
     if (this.tagMask && !summary.tags.hasAll(p, this.tagMask)) return false;
     if (this.perArea && !this.perAreaRangeAllows(p)) return false;
-    if (this.perAreaHeld && this.perAreaVerdict(p) === NO_UNIT) return false;
+    // Over every bucket, not the wanted ones: withMatch asks this for the bedrooms facet, which counts the others.
+    if (this.perAreaHeld && this.perAreaVerdict(p, false) === NO_UNIT) return false;
     return true;
   }
 
   /**
-   * From the ranges of p's units in the wanted bedroom buckets (price-per-area-bins.ts): NO_UNIT can
-   * pass the per-area bounds, A_UNIT does (the other unit-level filters not looked at), or SOME_UNIT may.
+   * From the ranges of p's units (price-per-area-bins.ts), in the wanted bedroom buckets or in any:
+   * NO_UNIT can pass the per-area bounds, A_UNIT does (the other unit-level filters not looked at), or
+   * SOME_UNIT may.
    */
-  private perAreaVerdict(p: number): number {
+  private perAreaVerdict(p: number, wantedBucketsOnly: boolean): number {
     let low = 0;
     let high = 0;
-    if (!this.checksBedrooms) {
+    if (!wantedBucketsOnly) {
       low = this.perAreaHeldInAny![p * 2];
       high = this.perAreaHeldInAny![p * 2 + 1];
     } else {
