@@ -94,6 +94,21 @@ describe('price per area ranges', () => {
     expect(passed).toBeGreaterThan(NUM_RUNS);
   });
 
+  it('values the doubles cannot hold (a price over an area of 1e-300, a bound of 1e307) leave a range possible, not inside', () => {
+    const pricing = keyPricing(0);
+    const bins = binsOf(Float64Array.of(1e10, 100_000), Float64Array.of(1e-300, 50), new Int32Array(2), Int32Array.of(0, 1, 2), 2);
+    for (const range of [{ min: 1e307 }, { max: 1e308 }, { min: 1e307, max: 1e308 }]) {
+      const masks = pricePerAreaMasks(bins, { pricePerM2: range }, pricing.factor);
+      const held = bins.held.subarray(0, WORDS);
+      // The unit passes the exact rule (1e8 AED over 1e-300 m²: ~1e308 per m², above 1e307 and below 1e308).
+      const exact =
+        (range.min === undefined || pricing.comparePerArea(pricing.keyCents(1e10), 1e-300, range.min, false) >= 0) &&
+        (range.max === undefined || pricing.comparePerArea(pricing.keyCents(1e10), 1e-300, range.max, false) <= 0);
+      if (exact) expect(held.some((bits, w) => (bits & masks.possible[w]) !== 0), JSON.stringify(range)).toBe(true);
+      expect(held.some((bits, w) => (bits & masks.inside[w]) !== 0) && !exact, JSON.stringify(range)).toBe(false);
+    }
+  });
+
   it('a unit without a price or an area is in no range', () => {
     const bins = binsOf(Float64Array.of(Number.NaN, 100_000, 100_000), Float64Array.of(50, 0, 50), Int32Array.of(1, 1, 1), Int32Array.of(0, 1, 2, 3), 3);
     expect([0, 1, 2].map((p) => bins.held.subarray(p * BUCKETS * WORDS, (p + 1) * BUCKETS * WORDS).some((bits) => bits !== 0))).toEqual([false, false, true]);

@@ -10,13 +10,13 @@ import { priceVectorArb, type Query } from './helpers/project-scenarios.js';
 import { keysByPriceVector, sqlReferenceBodies, type SqlReferenceBodies } from './helpers/sql-reference-body.js';
 
 /*
- * The per-area price filters (price_per_m2_*, price_per_ft2_*) narrow each project's units by binary
- * search over its units ordered by base cents per m² (src/search/unit-matcher.ts, selectByPricePerArea),
- * then test each unit exactly. The window must hold every unit the exact rule can accept: a unit's key
- * price is its base price times the key's factor rounded to the cent, so its key price per m² is off
- * base / area * factor by up to half a cent per m² of area, which on a tiny area (0.01 m²) is 50 cents.
- * Bounds drawn at a unit's own key price per area (and a hair either side), over a catalogue of tiny
- * and ordinary areas and prices with cents, under random price vectors: the body must be the SQL path's.
+ * The per-area price filters (price_per_m2_*, price_per_ft2_*) decide most projects from ranges of their
+ * units' base price per m² (src/search/price-per-area-bins.ts) and test the rest unit by unit
+ * (src/search/unit-matcher.ts). Both must hold every unit the exact rule accepts: a unit's key price is
+ * its base price times the key's factor rounded to the cent, so its key price per m² is off base / area
+ * * factor by up to half a cent per m² of area, which on a tiny area (0.01 m²) is 50 cents. Bounds drawn
+ * at units' own key price per area (and a hair either side), over a catalogue of tiny and ordinary
+ * areas and prices with cents, under random price vectors: the body must be the SQL path's.
  */
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261126);

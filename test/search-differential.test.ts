@@ -220,6 +220,43 @@ describe.each(drivers)('GET /projects from memory agrees with the SQL path (%s)'
     await fc.assert(boundsAtAUnitsPrice([...extremes], false), { seed: SEED, numRuns: 300 });
   }, 300_000);
 
+  // The tag-price ranges (src/search/tag-price-ranges.ts) decide a project alone only for one tag and
+  // the window without `currency=`: with a second tag (on another unit or the same), statuses or a
+  // display currency, the units must be visited, and the answer must still be SQL's.
+  it('unit tag + price window with a second tag, statuses or currency=: same body as the SQL path', async () => {
+    const tagged = catalogue.units.filter((unit) => unit.tags.size > 0 && !unit.deleted && unit.priceCents !== null);
+    const allTags = [...new Set(tagged.flatMap((unit) => [...unit.tags]))];
+    let found = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(tagged.length - 1),
+        fc.nat(),
+        priceVectorArb,
+        fc.constantFrom('second tag', 'own tags', 'statuses', 'other status', 'currency'),
+        fc.constantFrom(...DISPLAY_CURRENCIES),
+        async (pick, other, priceVector, extra, currency) => {
+          const unit = tagged[pick];
+          const tags = [...unit.tags];
+          const price = shownCents(unit.priceCents!, String(priceVector));
+          const query: Query = { limit: '100', unit_preference_ids: String(tags[0]), price_min: centsText(price), price_max: centsText((price * 3n) / 2n) };
+          if (extra === 'second tag') query.unit_preference_ids = `${tags[0]},${allTags[other % allTags.length]}`;
+          if (extra === 'own tags') query.unit_preference_ids = tags.slice(0, 2).join(',');
+          if (extra === 'statuses') query.statuses = String(unit.status);
+          if (extra === 'other status') query.statuses = String(1 + (unit.status % 5));
+          if (extra === 'currency') query.currency = currency;
+          const { secret, record } = await keyFor(AGENCIES[0], priceVector);
+          const url = `/projects?${new URLSearchParams(query)}`;
+          const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': secret } });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(res.body, `${url} (price vector ${priceVector})`).toBe(await sqlBody(query, record, undefined));
+          if (res.json().data.total > 0) found++;
+        },
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
+    expect(found).toBeGreaterThan(50);
+  }, 300_000);
+
   // The per-area ranges (src/search/price-per-area-bins.ts) decide a project by the wanted bedroom
   // buckets' ranges; the bedrooms facet counts the other buckets too, so it must not be ruled by them.
   it('per-area bounds at a unit\u2019s own price per m², with bedrooms and the bedrooms and statuses facets: same body and counts as the SQL path', async () => {

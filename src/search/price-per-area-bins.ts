@@ -109,8 +109,11 @@ export function pricePerAreaMasks(bins: PricePerAreaBins, filters: UnitFilters, 
     const aboveLow = low === undefined || below(least) >= above(low);
     const belowHigh = high === undefined || above(most) <= below(high);
     if (aboveLow && belowHigh) inside[b >>> 5] |= 1 << (b & 31);
-    const mayReachLow = low === undefined || above(most) >= below(low);
-    const mayReachHigh = high === undefined || below(least) <= above(high);
+    // Written as "not surely out", so that a value the doubles cannot hold (Infinity - Infinity is NaN:
+    // a bound of 1e307 m² times 100, a price over an area of 1e-300) leaves the range possible, and
+    // above as "surely in", so that it leaves it not inside: either way its units are tested.
+    const mayReachLow = low === undefined || !(above(most) < below(low));
+    const mayReachHigh = high === undefined || !(below(least) > above(high));
     if (mayReachLow && mayReachHigh) possible[b >>> 5] |= 1 << (b & 31);
   }
   return { inside, possible };
