@@ -106,10 +106,6 @@ export interface UnitSummary {
   minArea: Float64Array;
   maxArea: Float64Array;
   maxParking: Float64Array;
-  /** Over priced units of positive area: the lowest and highest base cents per m², and the smallest area. */
-  minRatio: Float64Array;
-  maxRatio: Float64Array;
-  minPositiveArea: Float64Array;
   /** Every tag carried by one of the project's units. */
   tags: Membership;
 }
@@ -452,9 +448,6 @@ function emptySummary(count: number): UnitSummary {
     minArea: new Float64Array(count).fill(Number.NaN),
     maxArea: new Float64Array(count).fill(Number.NaN),
     maxParking: new Float64Array(count).fill(-Infinity),
-    minRatio: new Float64Array(count).fill(Number.NaN),
-    maxRatio: new Float64Array(count).fill(Number.NaN),
-    minPositiveArea: new Float64Array(count).fill(Number.NaN),
     tags: Membership.build(idListsOf(0, () => [])),
   };
 }
@@ -475,12 +468,6 @@ function addToSummary(summary: UnitSummary, p: number, bedrooms: number, status:
   if (!(summary.minArea[p] <= area)) summary.minArea[p] = area;
   if (!(summary.maxArea[p] >= area)) summary.maxArea[p] = area;
   if (parking > summary.maxParking[p]) summary.maxParking[p] = parking;
-  if (!Number.isNaN(cents) && area > 0) {
-    const ratio = cents / area;
-    if (!(summary.minRatio[p] <= ratio)) summary.minRatio[p] = ratio;
-    if (!(summary.maxRatio[p] >= ratio)) summary.maxRatio[p] = ratio;
-    if (!(summary.minPositiveArea[p] <= area)) summary.minPositiveArea[p] = area;
-  }
 }
 
 /** Item JSON around price_from, and the flat entry, with the same presenter as the routes use. */

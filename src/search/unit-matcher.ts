@@ -1,5 +1,5 @@
 import type { UnitFilters } from '../domain/project-filters.js';
-import { FT2_PER_M2, type KeyPricing } from '../domain/pricing.js';
+import type { KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
@@ -223,6 +223,8 @@ export class UnitMatcher {
     if (this.byBounds) return this.facetBitsByBounds(p);
     const possible = this.cellsForFacets(p);
     if (this.exact || possible === 0) return possible;
+    // Over every bucket, not the wanted ones: the bedrooms facet counts the others (matches asks the wanted ones first).
+    if (this.perAreaHeld !== undefined && this.perAreaVerdict(p, false) === NO_UNIT) return 0;
     if (!this.othersAllow(p)) return 0;
     return this.scanForFacets(p, possible);
   }
@@ -470,9 +472,6 @@ export class UnitMatcher {
     if (summary.maxArea[p] < this.sizeMin || summary.minArea[p] > this.sizeMax) return false;
     if (summary.maxParking[p] < this.parkingMin) return false;
     if (this.tagMask && !summary.tags.hasAll(p, this.tagMask)) return false;
-    if (this.perArea && !this.perAreaRangeAllows(p)) return false;
-    // Over every bucket, not the wanted ones: withMatch asks this for the bedrooms facet, which counts the others.
-    if (this.perAreaHeld && this.perAreaVerdict(p, false) === NO_UNIT) return false;
     return true;
   }
 
@@ -498,34 +497,6 @@ export class UnitMatcher {
     }
     if (((low & this.possibleLow) | (high & this.possibleHigh)) === 0) return NO_UNIT;
     return ((low & this.insideLow) | (high & this.insideHigh)) !== 0 ? A_UNIT : SOME_UNIT;
-  }
-
-  /*
-   * A unit's key price per m² is keyCents(base) / area / 100, and keyCents(base) lies within half a
-   * cent of base * factor: so it lies within [minRatio * factor - 0.5 / minArea, maxRatio * factor +
-   * 0.5 / minArea] / 100 over the project's priced units of positive area (ratio = base / area). Out of
-   * the bounds by more than a rounding margin, no unit can match.
-   */
-  private perAreaRangeAllows(p: number): boolean {
-    // With `currency=` the bounds are in another currency: no pre-test (perAreaAllows decides each unit).
-    if (this.display) return true;
-    const summary = this.snapshot.projects.unitSummary;
-    const minArea = summary.minPositiveArea[p];
-    if (Number.isNaN(minArea)) return false;
-    const factor = this.pricing.factor;
-    const slack = 0.5 / minArea;
-    const highest = (summary.maxRatio[p] * factor + slack) * (1 + 1e-9);
-    const lowest = (summary.minRatio[p] * factor - slack) * (1 - 1e-9) - 1e-9;
-    const { pricePerM2: perM2, pricePerFt2: perFt2 } = this.filters!;
-    const bounds = [
-      [perM2?.min, perM2?.max, 1],
-      [perFt2?.min, perFt2?.max, FT2_PER_M2],
-    ] as const;
-    for (const [min, max, scale] of bounds) {
-      if (min !== undefined && highest < min * 100 * scale * (1 - 1e-9)) return false;
-      if (max !== undefined && lowest > max * 100 * scale * (1 + 1e-9)) return false;
-    }
-    return true;
   }
 
   /** Visits the units of p: one satisfies every unit-level filter. */
