@@ -13,6 +13,8 @@ export interface Received {
   at: number;
   /** The sender's port on 127.0.0.1 (tells which process's connection it came on). */
   remotePort: number;
+  /** The receiver's own port of that connection (with remotePort, the connection's two ends). */
+  localPort: number;
 }
 
 export type Behaviour = number | 'hang' | ((request: Received, count: number) => number | 'hang');
@@ -34,7 +36,7 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const entry: Received = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remotePort: request.socket.remotePort ?? 0 };
+      const entry: Received = { path: request.url ?? '/', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), remotePort: request.socket.remotePort ?? 0, localPort: request.socket.localPort ?? 0 };
       received.push(entry);
       const count = (counts.get(entry.path) ?? 0) + 1;
       counts.set(entry.path, count);

@@ -23,13 +23,19 @@ const UNITS = 20;
 // Long enough that a loaded machine does not time out a 200 (a retry would be a legitimate duplicate).
 const TIMEOUT_MS = 3_000;
 
-/** The pid among `pids` holding the local end of the TCP connection from 127.0.0.1:`port` (undefined: none of them). */
-function pidOfPeer(port: number, pids: number[]): number | undefined {
-  const hex = `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+/**
+ * The pid among `pids` holding the sender's end of the TCP connection 127.0.0.1:`port` -> 127.0.0.1:`to`
+ * (undefined: none of them). Both ends are matched, not the sender's port alone: Linux lets two
+ * connections share a local port when their destinations differ, and a closed one lingers in TIME_WAIT
+ * with inode 0, so the sender's port alone could name another connection (CI, stop 41: 36 requests
+ * "from nobody", and a survivor's request taken for the victim's).
+ */
+function pidOfPeer(port: number, to: number, pids: number[]): number | undefined {
+  const hex = (p: number) => `:${p.toString(16).toUpperCase().padStart(4, '0')}`;
   const inode = readFileSync('/proc/net/tcp', 'utf8')
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
-    .find((fields) => fields[1]?.endsWith(hex))?.[9];
+    .find((fields) => fields[1]?.endsWith(hex(port)) && fields[2]?.endsWith(hex(to)) && fields[9] !== '0')?.[9];
   if (!inode) return undefined;
   // A descriptor may close between the listing and its readlink (the process opens and closes sockets
   // and files all the time during a burst): that one is skipped, not the whole process.
@@ -67,7 +73,7 @@ describe.runIf(postgres)('two API processes share one webhook queue (postgres)',
     await importBundle(test.database.db, withRecords(baseBundle(), { projects: [{ id: 1, company_id: DEV, name: 'Shared Tower' }], units: unitsAt(1_000_000) }), { facilityLinkRadiusM: 10_000 });
     receiver = await startReceiver();
     receiver.on('/shared', (request) => {
-      const pid = pidOfPeer(request.remotePort, [a?.child.pid, b?.child.pid].filter((p): p is number => p !== undefined));
+      const pid = pidOfPeer(request.remotePort, request.localPort, [a?.child.pid, b?.child.pid].filter((p): p is number => p !== undefined));
       const status = answerFor(pid);
       answered.push({ ...request, pid, status });
       return status;
