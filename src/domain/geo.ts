@@ -113,6 +113,19 @@ export function inBox(lng: number, lat: number, box: LngLatBox): boolean {
   return lng >= box.west && lng <= box.east && lat >= box.south && lat <= box.north;
 }
 
+/**
+ * inBox over columns: clears mask[i] for each point (longitude[i], latitude[i]) outside the box. The
+ * four comparisons are made without branches between them, which points in no order would mispredict.
+ */
+export function clearOutsideBox(mask: Uint8Array, longitude: Float64Array, latitude: Float64Array, box: LngLatBox): void {
+  const { west, east, south, north } = box;
+  for (let i = 0; i < mask.length; i++) {
+    const lng = longitude[i];
+    const lat = latitude[i];
+    mask[i] &= +(lng >= west) & +(lng <= east) & +(lat >= south) & +(lat <= north);
+  }
+}
+
 /** The same test as inBox in SQL (NULL coordinates: not true). */
 export function inBoxSql(lng: Degrees, lat: Degrees, box: LngLatBox): RawBuilder<boolean> {
   return sql<boolean>`(${lng} BETWEEN ${box.west}::float8 AND ${box.east}::float8 AND ${lat} BETWEEN ${box.south}::float8 AND ${box.north}::float8)`;

@@ -87,17 +87,23 @@ export interface ProjectColumns {
 /**
  * What each project's live units hold, to rule a project out (or in) without visiting its units. A
  * cell is a bedroom bucket (see BUCKETS) and a unit status (1 to 5): per cell, whether a unit is in it
- * (bit `status` of cellStatuses[p * BUCKETS + bucket]) and the lowest and highest base price of its
- * priced units (at cellOf(p, bucket, status)). Buckets and statuses also as bits over all units.
+ * (bit `status` of cellStatuses[bucketAt(count, p, bucket)]) and the lowest and highest base price of its
+ * priced units (at cellOf(count, p, bucket, status)). Buckets and statuses also as bits over all units.
+ *
+ * Laid out bucket by bucket (one column per bucket, and per cell), not project by project: a search in
+ * a sort's order reads one bucket of projects in no particular order, and a column of one bucket (160 kB
+ * of prices at 20,000 projects) stays in the processor's cache where all six interleaved (960 kB) did not.
  */
 export interface UnitSummary {
+  /** The number of projects: the length of each bucket's (and cell's) column. */
+  count: number;
   buckets: Uint8Array;
   statuses: Uint8Array;
   cellStatuses: Uint8Array;
   cellMin: Float64Array;
   cellMax: Float64Array;
   /**
-   * The lowest and highest base price per bucket over every status (at p * BUCKETS + bucket): with no
+   * The lowest and highest base price per bucket over every status (at bucketAt(count, p, bucket)): with no
    * statuses filter, one test per bucket instead of one per cell (the bedrooms facet asks it of every
    * bucket of every candidate project).
    */
@@ -368,8 +374,8 @@ function unitColumns(rows: SearchUnitRow[], indexOf: Map<number, number>, projec
   for (let p = 0; p < projects.count; p++) {
     projects.sizeFrom[p] = summary.minArea[p];
     let lowest = Number.NaN;
-    for (let cell = p * CELLS; cell < (p + 1) * CELLS; cell++) {
-      const low = summary.cellMin[cell];
+    for (let bucket = 0; bucket < BUCKETS; bucket++) {
+      const low = summary.bucketMin[bucketAt(projects.count, p, bucket)];
       if (!(lowest <= low)) lowest = Number.isNaN(low) ? lowest : low;
     }
     projects.minBaseCents[p] = lowest;
@@ -434,10 +440,14 @@ export const bucketOf = (bedrooms: number) => (bedrooms < 5 ? bedrooms : 5);
 /** Unit statuses are 1 to 5 (a CHECK constraint); a cell per bucket and status value 0 to 5. */
 export const STATUSES = 6;
 export const CELLS = BUCKETS * STATUSES;
-export const cellOf = (p: number, bucket: number, status: number) => p * CELLS + bucket * STATUSES + status;
+/** Where project p's bucket is in the summary's per-bucket columns, of `count` projects each. */
+export const bucketAt = (count: number, p: number, bucket: number) => bucket * count + p;
+/** Where project p's cell (bucket, status) is in the summary's per-cell columns, of `count` projects each. */
+export const cellOf = (count: number, p: number, bucket: number, status: number) => (bucket * STATUSES + status) * count + p;
 
 function emptySummary(count: number): UnitSummary {
   return {
+    count,
     buckets: new Uint8Array(count),
     statuses: new Uint8Array(count),
     cellStatuses: new Uint8Array(count * BUCKETS),
@@ -456,12 +466,12 @@ function addToSummary(summary: UnitSummary, p: number, bedrooms: number, status:
   const bucket = bucketOf(bedrooms);
   summary.buckets[p] |= 1 << bucket;
   summary.statuses[p] |= 1 << status;
-  summary.cellStatuses[p * BUCKETS + bucket] |= 1 << status;
-  const cell = cellOf(p, bucket, status);
+  summary.cellStatuses[bucketAt(summary.count, p, bucket)] |= 1 << status;
+  const cell = cellOf(summary.count, p, bucket, status);
   if (!Number.isNaN(cents)) {
     if (!(summary.cellMin[cell] <= cents)) summary.cellMin[cell] = cents;
     if (!(summary.cellMax[cell] >= cents)) summary.cellMax[cell] = cents;
-    const inBucket = p * BUCKETS + bucket;
+    const inBucket = bucketAt(summary.count, p, bucket);
     if (!(summary.bucketMin[inBucket] <= cents)) summary.bucketMin[inBucket] = cents;
     if (!(summary.bucketMax[inBucket] >= cents)) summary.bucketMax[inBucket] = cents;
   }

@@ -2,7 +2,7 @@ import type { UnitFilters } from '../domain/project-filters.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
-import { BUCKETS, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
+import { BUCKETS, bucketAt, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
 import { priceWindowMasks, tagPriceRanges } from './tag-price-ranges.js';
 
@@ -38,6 +38,15 @@ export interface UnitMatch {
   minBaseCents: number;
   /** Smallest area, m²; NaN when there is no unit. */
   minArea: number;
+}
+
+/** narrow()'s buffer, zeroed for each use and grown to the largest catalogue seen (a search runs to its end without yielding). */
+let cells = new Uint8Array(0);
+function cellScratch(count: number): Uint8Array {
+  if (cells.length < count) cells = new Uint8Array(count);
+  const some = cells.subarray(0, count);
+  some.fill(0);
+  return some;
 }
 
 export class UnitMatcher {
@@ -211,6 +220,57 @@ export class UnitMatcher {
   }
 
   /**
+   * matches() over every project at once, column by column: clears mask[p] for each project p whose
+   * summary has no cell that can hold a match (anyCell, the test every match passes), reading each
+   * wanted bucket's (or cell's) column front to back. True when that decides (`exact`): every project
+   * left in then matches. False: the ones left in may still fail, and matches(p) must be asked of them.
+   * With `currency=` and a price window (a window per project currency) nothing is cleared.
+   */
+  narrow(mask: Uint8Array): boolean {
+    if (!this.active) return true;
+    if (this.impossible) {
+      mask.fill(0);
+      return true;
+    }
+    // A window per project currency; or ranges that matches() reads first and that turn more projects
+    // away than the cells (tag-price-ranges.ts, price-per-area-bins.ts): left to matches().
+    if (this.lows !== undefined || this.tagPriceHeld !== undefined || this.perAreaHeld !== undefined) return false;
+    const summary = this.snapshot.projects.unitSummary;
+    const { count } = summary;
+    const { statuses, checksStatuses, hasLow, hasHigh, low, high, wantedBuckets } = this;
+    const priced = this.hasWindow && (hasLow || hasHigh);
+    if (!checksStatuses && !priced) {
+      const { buckets } = summary;
+      const bedrooms = this.bedrooms;
+      for (let p = 0; p < count; p++) mask[p] &= +((buckets[p] & bedrooms) !== 0);
+      return this.exact;
+    }
+    // 1 where a wanted cell can hold a match, over the wanted buckets (and statuses).
+    const some = cellScratch(count);
+    for (let k = 0; k < wantedBuckets.length; k++) {
+      const bucket = wantedBuckets[k];
+      if (!priced) {
+        const column = summary.cellStatuses.subarray(bucketAt(count, 0, bucket), bucketAt(count, 0, bucket) + count);
+        for (let p = 0; p < count; p++) some[p] |= +((column[p] & statuses) !== 0);
+        continue;
+      }
+      // A cell (or bucket) without a priced unit holds NaN, which fails either bound, as it should.
+      for (let status = 0; status < (checksStatuses ? STATUSES : 1); status++) {
+        if (checksStatuses && !((statuses >> status) & 1)) continue;
+        const at = checksStatuses ? cellOf(count, 0, bucket, status) : bucketAt(count, 0, bucket);
+        const mins = (checksStatuses ? summary.cellMin : summary.bucketMin).subarray(at, at + count);
+        const maxes = (checksStatuses ? summary.cellMax : summary.bucketMax).subarray(at, at + count);
+        if (!hasLow) for (let p = 0; p < count; p++) some[p] |= +(mins[p] <= high);
+        else if (!hasHigh) for (let p = 0; p < count; p++) some[p] |= +(maxes[p] >= low);
+        // Both comparisons made, without a branch between them (which the data would mispredict).
+        else for (let p = 0; p < count; p++) some[p] |= +(mins[p] <= high) & +(maxes[p] >= low);
+      }
+    }
+    for (let p = 0; p < count; p++) mask[p] &= some[p];
+    return this.exact;
+  }
+
+  /**
    * For the bedrooms and statuses facets, in one walk: the buckets in which one unit satisfies every
    * unit-level filter but `bedrooms` (bits 0-5, FACET_BUCKETS), and the statuses of which one unit
    * satisfies every unit-level filter but `statuses` (bit 8 + status, FACET_STATUSES_SHIFT). One walk
@@ -298,21 +358,21 @@ export class UnitMatcher {
    * (old and new alternated twice, 2026-11-25).
    */
   private facetBitsByBounds(p: number): number {
-    const { bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
+    const { count, bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
     const { low, high, hasLow, wantedBuckets } = this;
-    const first = p * BUCKETS;
     let found = 0;
+    // Status s of a bucket's cells is `count` further than status s - 1 (the per-cell columns).
     if (hasLow) {
-      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMax[first + bucket] >= low) << bucket;
+      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMax[bucketAt(count, p, bucket)] >= low) << bucket;
       for (let k = 0; k < wantedBuckets.length; k++) {
-        const cell = cellOf(p, wantedBuckets[k], 0);
-        for (let status = 1; status < STATUSES; status++) found |= +(cellMax[cell + status] >= low) << (FACET_STATUSES_SHIFT + status);
+        const cell = cellOf(count, p, wantedBuckets[k], 0);
+        for (let status = 1; status < STATUSES; status++) found |= +(cellMax[cell + status * count] >= low) << (FACET_STATUSES_SHIFT + status);
       }
     } else {
-      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMin[first + bucket] <= high) << bucket;
+      for (let bucket = 0; bucket < BUCKETS; bucket++) found |= +(bucketMin[bucketAt(count, p, bucket)] <= high) << bucket;
       for (let k = 0; k < wantedBuckets.length; k++) {
-        const cell = cellOf(p, wantedBuckets[k], 0);
-        for (let status = 1; status < STATUSES; status++) found |= +(cellMin[cell + status] <= high) << (FACET_STATUSES_SHIFT + status);
+        const cell = cellOf(count, p, wantedBuckets[k], 0);
+        for (let status = 1; status < STATUSES; status++) found |= +(cellMin[cell + status * count] <= high) << (FACET_STATUSES_SHIFT + status);
       }
     }
     return found;
@@ -335,7 +395,7 @@ export class UnitMatcher {
     while (buckets !== 0) {
       const bucket = 31 - Math.clz32(buckets & -buckets);
       buckets &= buckets - 1;
-      const all = summary.cellStatuses[p * BUCKETS + bucket];
+      const all = summary.cellStatuses[bucketAt(summary.count, p, bucket)];
       const wantedBucket = (bedrooms >> bucket) & 1;
       if (!hasWindow) {
         if (all & statuses) found |= 1 << bucket;
@@ -344,7 +404,7 @@ export class UnitMatcher {
       }
       if (!wantedBucket && (all & statuses) === all) {
         // Only the bucket's bit is asked, and every unit of it has a wanted status: the bucket's bounds decide.
-        const inBucket = p * BUCKETS + bucket;
+        const inBucket = bucketAt(summary.count, p, bucket);
         if ((!hasHigh || summary.bucketMin[inBucket] <= high) && (!hasLow || summary.bucketMax[inBucket] >= low)) found |= 1 << bucket;
         continue;
       }
@@ -352,7 +412,7 @@ export class UnitMatcher {
       while (present !== 0) {
         const status = 31 - Math.clz32(present & -present);
         present &= present - 1;
-        const cell = cellOf(p, bucket, status);
+        const cell = cellOf(summary.count, p, bucket, status);
         if (!((!hasHigh || summary.cellMin[cell] <= high) && (!hasLow || summary.cellMax[cell] >= low))) continue;
         if ((statuses >> status) & 1) found |= 1 << bucket;
         if (wantedBucket) found |= 1 << (FACET_STATUSES_SHIFT + status);
@@ -446,20 +506,20 @@ export class UnitMatcher {
     while (buckets !== 0) {
       const bucket = 31 - Math.clz32(buckets & -buckets);
       buckets &= buckets - 1;
-      const all = summary.cellStatuses[p * BUCKETS + bucket];
+      const all = summary.cellStatuses[bucketAt(summary.count, p, bucket)];
       let present = all & statuses;
       if (present === 0) continue;
       if (!hasWindow) return true;
       if (present === all) {
         // Every unit of the bucket has a wanted status: its cells together are the bucket.
-        const inBucket = p * BUCKETS + bucket;
+        const inBucket = bucketAt(summary.count, p, bucket);
         if ((!hasHigh || summary.bucketMin[inBucket] <= high) && (!hasLow || summary.bucketMax[inBucket] >= low)) return true;
         continue;
       }
       while (present !== 0) {
         const status = 31 - Math.clz32(present & -present);
         present &= present - 1;
-        const cell = cellOf(p, bucket, status);
+        const cell = cellOf(summary.count, p, bucket, status);
         if ((!hasHigh || summary.cellMin[cell] <= high) && (!hasLow || summary.cellMax[cell] >= low)) return true;
       }
     }
