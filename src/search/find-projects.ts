@@ -156,7 +156,8 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   if (marks.length < visible.length) marks = new Uint8Array(visible.length);
   const mask = marks.subarray(0, visible.length);
   mask.set(visible);
-  for (const narrow of tests.narrows) narrow(mask);
+  for (const narrow of tests.ownNarrows) narrow(mask);
+  for (const narrow of tests.restNarrows) narrow(mask);
   const { units, drawn } = tests;
   // Written out rather than through keepPassing: a call site of its own keeps each call direct.
   if (!units.narrow(mask)) for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !units.matches(i)) mask[i] = 0;
@@ -173,12 +174,12 @@ function keepPassing(mask: Uint8Array, test: (i: number) => boolean): void {
 }
 
 interface Tests {
-  /** Every project-level filter that is not a facet's own (nor `drawn`). */
-  rest(i: number): boolean;
   /** The facet's own filter, when the request has one. */
   facet: Partial<Record<ProjectFacet, (i: number) => boolean>>;
-  /** Every project-level filter (but `drawn`) in column form. */
-  narrows: Narrow[];
+  /** `facet`'s filters in column form. */
+  ownNarrows: Narrow[];
+  /** Every project-level filter that is not a facet's own (nor `drawn`), in column form. */
+  restNarrows: Narrow[];
   /** The unit-level filters. */
   units: UnitMatcher;
   /**
@@ -200,7 +201,6 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   const checks: ((i: number) => boolean)[] = [];
   const facet: Tests['facet'] = {};
   // Each check's column form (keepPassing for those without a cheaper one).
-  const narrows: Narrow[] = [];
   const columnForms = new Map<(i: number) => boolean, Narrow>();
 
   if (filters.search !== undefined) {
@@ -312,15 +312,11 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     drawn = (i) => inDrawnShape(p.longitude[i], p.latitude[i]);
   }
 
-  const all = [...Object.values(facet), ...checks];
-  for (const check of all) narrows.push(columnForms.get(check) ?? ((mask) => keepPassing(mask, check)));
+  const columnForm = (check: (i: number) => boolean): Narrow => columnForms.get(check) ?? ((mask) => keepPassing(mask, check));
   return {
-    rest: (i) => {
-      for (let k = 0; k < checks.length; k++) if (!checks[k](i)) return false;
-      return true;
-    },
     facet,
-    narrows,
+    ownNarrows: Object.values(facet).map(columnForm),
+    restNarrows: checks.map(columnForm),
     units: new UnitMatcher(snapshot, filters.units, pricing, display),
     drawn,
   };
@@ -353,10 +349,16 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const found = new Int32Array(p.count);
   let total = 0;
 
+  // The projects that pass every filter but the facets' own, column by column (as selected()).
+  if (marks.length < p.count) marks = new Uint8Array(p.count);
+  const rest = marks.subarray(0, p.count);
+  rest.set(visible);
+  for (const narrow of tests.restNarrows) narrow(rest);
   const { drawn } = tests;
+  const bitsOfAll = bucketSets || statusSets ? tests.units.facetBitsOfAll() : undefined;
   for (let i = 0; i < p.count; i++) {
     // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
-    if (!visible[i] || !tests.rest(i) || (drawn && !drawn(i))) continue;
+    if (rest[i] === 0 || (drawn && !drawn(i))) continue;
     // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
     let failed = -1;
     let failures = 0;
@@ -373,7 +375,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       continue;
     }
     // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    const withMatch = bucketSets || statusSets ? tests.units.withMatch(i) : 0;
+    const withMatch = bitsOfAll ? bitsOfAll[i] : bucketSets || statusSets ? tests.units.withMatch(i) : 0;
     if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
     if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
     const unitsMatch = bucketSets || statusSets ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);

@@ -49,6 +49,9 @@ function cellScratch(count: number): Uint8Array {
   return some;
 }
 
+/** facetBitsOfAll()'s answer, grown to the largest catalogue seen (read by the caller before the next search). */
+let bits = new Int32Array(0);
+
 export class UnitMatcher {
   /** False when the request has no unit-level filter: every project passes (no EXISTS at all). */
   readonly active: boolean;
@@ -374,6 +377,31 @@ export class UnitMatcher {
         const cell = cellOf(count, p, wantedBuckets[k], 0);
         for (let status = 1; status < STATUSES; status++) found |= +(cellMin[cell + status * count] <= high) << (FACET_STATUSES_SHIFT + status);
       }
+    }
+    return found;
+  }
+
+  /**
+   * withMatch(p) of every project p at once, column by column, when facetBitsByBounds would answer it
+   * (undefined otherwise: ask withMatch per project). Each bucket's and each wanted cell's column is
+   * read front to back, where per project the eleven reads went to eleven places.
+   */
+  facetBitsOfAll(): Int32Array | undefined {
+    if (!this.byBounds || this.lows !== undefined || this.impossible) return undefined;
+    const { count, bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
+    const { low, high, hasLow, wantedBuckets } = this;
+    if (bits.length < count) bits = new Int32Array(count);
+    const found = bits.subarray(0, count);
+    found.fill(0);
+    // The same tests as facetBitsByBounds, a column at a time.
+    const meets = (column: Float64Array, at: number, bit: number) => {
+      const values = column.subarray(at, at + count);
+      if (hasLow) for (let p = 0; p < count; p++) found[p] |= +(values[p] >= low) << bit;
+      else for (let p = 0; p < count; p++) found[p] |= +(values[p] <= high) << bit;
+    };
+    for (let bucket = 0; bucket < BUCKETS; bucket++) meets(hasLow ? bucketMax : bucketMin, bucketAt(count, 0, bucket), bucket);
+    for (let k = 0; k < wantedBuckets.length; k++) {
+      for (let status = 1; status < STATUSES; status++) meets(hasLow ? cellMax : cellMin, cellOf(count, 0, wantedBuckets[k], status), FACET_STATUSES_SHIFT + status);
     }
     return found;
   }
