@@ -52,6 +52,15 @@ function cellScratch(count: number): Uint8Array {
 /** facetBitsOfAll()'s answer, grown to the largest catalogue seen (read by the caller before the next search). */
 let bits = new Int32Array(0);
 
+/**
+ * Sets `bit` of found[p] where values[p] is at least `bound` (atLeast) or at most it; NaN never. A
+ * function of its own, every value an argument: in a closure the loop reread them from its context.
+ */
+function markMeeting(found: Int32Array, values: Float64Array, atLeast: boolean, bound: number, bit: number): void {
+  if (atLeast) for (let p = 0; p < values.length; p++) found[p] |= +(values[p] >= bound) << bit;
+  else for (let p = 0; p < values.length; p++) found[p] |= +(values[p] <= bound) << bit;
+}
+
 export class UnitMatcher {
   /** False when the request has no unit-level filter: every project passes (no EXISTS at all). */
   readonly active: boolean;
@@ -394,11 +403,7 @@ export class UnitMatcher {
     const found = bits.subarray(0, count);
     found.fill(0);
     // The same tests as facetBitsByBounds, a column at a time.
-    const meets = (column: Float64Array, at: number, bit: number) => {
-      const values = column.subarray(at, at + count);
-      if (hasLow) for (let p = 0; p < count; p++) found[p] |= +(values[p] >= low) << bit;
-      else for (let p = 0; p < count; p++) found[p] |= +(values[p] <= high) << bit;
-    };
+    const meets = (column: Float64Array, at: number, bit: number) => markMeeting(found, column.subarray(at, at + count), hasLow, hasLow ? low : high, bit);
     for (let bucket = 0; bucket < BUCKETS; bucket++) meets(hasLow ? bucketMax : bucketMin, bucketAt(count, 0, bucket), bucket);
     for (let k = 0; k < wantedBuckets.length; k++) {
       for (let status = 1; status < STATUSES; status++) meets(hasLow ? cellMax : cellMin, cellOf(count, 0, wantedBuckets[k], status), FACET_STATUSES_SHIFT + status);
