@@ -354,11 +354,33 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const rest = marks.subarray(0, p.count);
   rest.set(visible);
   for (const narrow of tests.restNarrows) narrow(rest);
+  // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
   const { drawn } = tests;
-  const bitsOfAll = bucketSets || statusSets ? tests.units.facetBitsOfAll() : undefined;
-  for (let i = 0; i < p.count; i++) {
-    // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
-    if (rest[i] === 0 || (drawn && !drawn(i))) continue;
+  if (drawn) for (let i = 0; i < rest.length; i++) if (rest[i] === 1 && !drawn(i)) rest[i] = 0;
+  // The bits of every project in column form cost the same however few are left: worth it only when
+  // many are (the typical search keeps most; a viewport or a drawn shape, few).
+  let left = 0;
+  for (let i = 0; i < rest.length; i++) left += rest[i];
+  const bitsOfAll = (bucketSets || statusSets) && left * 4 >= rest.length ? tests.units.facetBitsOfAll() : undefined;
+  if (bitsOfAll && ownTests.length === 0) {
+    // Every project's bits known and no facet's own filter asked: one branch-free walk. A project left
+    // out counts as no bits, which set 0 of the counts below never counts.
+    const buckets = bucketSets ?? new Int32Array(1 << BUCKETS);
+    const statuses = statusSets ?? new Int32Array(1 << STATUSES);
+    // facetBitsOfAll answers only when a unit-level filter is asked: matchesAmong is then this test.
+    const wanted = tests.units.bucketBits;
+    for (let i = 0; i < rest.length; i++) {
+      const bits = bitsOfAll[i] & -rest[i];
+      buckets[bits & FACET_BUCKETS]++;
+      statuses[(bits >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
+      const inResult = +((bits & wanted) !== 0);
+      matched[i] = inResult;
+      found[total] = i;
+      total += inResult;
+    }
+  }
+  for (let i = 0; i < p.count && !(bitsOfAll && ownTests.length === 0); i++) {
+    if (rest[i] === 0) continue;
     // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
     let failed = -1;
     let failures = 0;

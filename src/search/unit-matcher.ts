@@ -411,6 +411,11 @@ export class UnitMatcher {
     return found;
   }
 
+  /** The bits of withMatch(p) that matchesAmong asks for when a unit-level filter is (the wanted buckets'). */
+  get bucketBits(): number {
+    return this.bedrooms;
+  }
+
   /** matches(p), given withMatch(p): one unit satisfies everything when it is in a wanted bucket. */
   matchesAmong(withMatch: number): boolean {
     return !this.active || (withMatch & this.bedrooms) !== 0;
