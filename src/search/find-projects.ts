@@ -359,29 +359,22 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
   const { drawn } = tests;
   if (drawn) for (let i = 0; i < rest.length; i++) if (rest[i] === 1 && !drawn(i)) rest[i] = 0;
-  // The bits of every project in column form cost the same however few are left: worth it only when
-  // many are (the typical search keeps most; a viewport or a drawn shape, few).
+  // The counts from the summary's columns cost the same however few projects are left: worth it only
+  // when many are (the typical search keeps most; a viewport or a drawn shape, few).
   let left = 0;
   for (let i = 0; i < rest.length; i++) left += rest[i];
-  const bitsOfAll = (bucketSets || statusSets) && left * 4 >= rest.length ? tests.units.facetBitsOfAll() : undefined;
-  if (bitsOfAll && ownTests.length === 0) {
-    // Every project's bits known and no facet's own filter asked: one branch-free walk. A project left
-    // out counts as no bits, which set 0 of the counts below never counts.
-    const buckets = bucketSets ?? new Int32Array(1 << BUCKETS);
-    const statuses = statusSets ?? new Int32Array(1 << STATUSES);
-    // facetBitsOfAll answers only when a unit-level filter is asked: matchesAmong is then this test.
-    const wanted = tests.units.bucketBits;
+  const byColumns =
+    (bucketSets || statusSets) && ownTests.length === 0 && left * 4 >= rest.length
+      ? tests.units.countFacetsByColumns(rest, matched, bucketSets !== undefined, statusSets !== undefined)
+      : undefined;
+  if (byColumns) {
+    // The matches by index, without a branch (as the sort's walk).
     for (let i = 0; i < rest.length; i++) {
-      const bits = bitsOfAll[i] & -rest[i];
-      buckets[bits & FACET_BUCKETS]++;
-      statuses[(bits >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
-      const inResult = +((bits & wanted) !== 0);
-      matched[i] = inResult;
       found[total] = i;
-      total += inResult;
+      total += matched[i];
     }
   }
-  for (let i = 0; i < p.count && !(bitsOfAll && ownTests.length === 0); i++) {
+  for (let i = 0; i < p.count && !byColumns; i++) {
     if (rest[i] === 0) continue;
     // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
     let failed = -1;
@@ -399,7 +392,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
       continue;
     }
     // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    const withMatch = bitsOfAll ? bitsOfAll[i] : bucketSets || statusSets ? tests.units.withMatch(i) : 0;
+    const withMatch = bucketSets || statusSets ? tests.units.withMatch(i) : 0;
     if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
     if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
     const unitsMatch = bucketSets || statusSets ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
@@ -421,8 +414,8 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const listed = (name: FacetName, values: readonly (number | boolean)[], labels: readonly (string | null)[], counts: Int32Array) =>
     values.flatMap((value, k) => (counts[k] > 0 ? [{ value, label: labels[k], filterable: isFilterable(name, value), count: counts[k] }] : []));
   for (const name of names) {
-    if (name === 'bedrooms') facets.bedrooms = listed(name, BEDROOM_VALUES, BEDROOM_LABELS, countsPerBit(bucketSets!, BUCKETS));
-    else if (name === 'statuses') facets.statuses = listed(name, STATUS_VALUES, STATUS_LABELS, countsPerBit(statusSets!, STATUSES));
+    if (name === 'bedrooms') facets.bedrooms = listed(name, BEDROOM_VALUES, BEDROOM_LABELS, byColumns?.buckets ?? countsPerBit(bucketSets!, BUCKETS));
+    else if (name === 'statuses') facets.statuses = listed(name, STATUS_VALUES, STATUS_LABELS, byColumns?.statuses ?? countsPerBit(statusSets!, STATUSES));
     else facets[name] = listed(name, byName.get(name)!.values, byName.get(name)!.labels, byName.get(name)!.counts);
   }
   return { facets: facets as ProjectFacets, matched };

@@ -49,16 +49,24 @@ function cellScratch(count: number): Uint8Array {
   return some;
 }
 
-/** facetBitsOfAll()'s answer, grown to the largest catalogue seen (read by the caller before the next search). */
-let bits = new Int32Array(0);
+/** How many p with rest[p] = 1 have values[p] at least (atLeast) or at most `bound`; NaN never does. */
+function countMeeting(rest: Uint8Array, values: Float64Array, atLeast: boolean, bound: number): number {
+  let n = 0;
+  if (atLeast) for (let p = 0; p < values.length; p++) n += rest[p] & +(values[p] >= bound);
+  else for (let p = 0; p < values.length; p++) n += rest[p] & +(values[p] <= bound);
+  return n;
+}
 
-/**
- * Sets `bit` of found[p] where values[p] is at least `bound` (atLeast) or at most it; NaN never. A
- * function of its own, every value an argument: in a closure the loop reread them from its context.
- */
-function markMeeting(found: Int32Array, values: Float64Array, atLeast: boolean, bound: number, bit: number): void {
-  if (atLeast) for (let p = 0; p < values.length; p++) found[p] |= +(values[p] >= bound) << bit;
-  else for (let p = 0; p < values.length; p++) found[p] |= +(values[p] <= bound) << bit;
+/** Sets into[p] to 1 where rest[p] is 1 and values[p] meets the bound (as countMeeting). */
+function markMeeting(into: Uint8Array, rest: Uint8Array, values: Float64Array, atLeast: boolean, bound: number): void {
+  if (atLeast) for (let p = 0; p < values.length; p++) into[p] |= rest[p] & +(values[p] >= bound);
+  else for (let p = 0; p < values.length; p++) into[p] |= rest[p] & +(values[p] <= bound);
+}
+
+/** The bedrooms and statuses facets' counts per value (bucket, status), as countFacetsByColumns gives them. */
+export interface FacetCountsByColumns {
+  buckets: Int32Array;
+  statuses: Int32Array;
 }
 
 export class UnitMatcher {
@@ -391,29 +399,30 @@ export class UnitMatcher {
   }
 
   /**
-   * withMatch(p) of every project p at once, column by column, when facetBitsByBounds would answer it
-   * (undefined otherwise: ask withMatch per project). Each bucket's and each wanted cell's column is
-   * read front to back, where per project the eleven reads went to eleven places.
+   * The bedrooms and statuses facets over the projects p with rest[p] = 1, when no facet's own
+   * project-level filter is asked and facetBitsByBounds would answer each project (undefined otherwise:
+   * ask withMatch per project): a bucket counts the projects whose bucket meets the bound, a status
+   * those with a wanted bucket's cell of that status meeting it (facetBitsByBounds' bits, counted per
+   * bit), and matched[p] is set where a wanted bucket meets it (matchesAmong). Each column is read
+   * front to back and summed, where per project the eleven reads went to eleven places and the bits
+   * were written and read back.
    */
-  facetBitsOfAll(): Int32Array | undefined {
-    if (!this.byBounds || this.lows !== undefined || this.impossible) return undefined;
+  countFacetsByColumns(rest: Uint8Array, matched: Uint8Array, buckets: boolean, statuses: boolean): FacetCountsByColumns | undefined {
+    // One wanted bucket (a bedrooms filter of one value): with several, a project's statuses are the
+    // union over its wanted buckets, which costs more in columns than per project (measured).
+    if (!this.byBounds || this.lows !== undefined || this.impossible || this.wantedBuckets.length !== 1) return undefined;
     const { count, bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
-    const { low, high, hasLow, wantedBuckets } = this;
-    if (bits.length < count) bits = new Int32Array(count);
-    const found = bits.subarray(0, count);
-    found.fill(0);
-    // The same tests as facetBitsByBounds, a column at a time.
-    const meets = (column: Float64Array, at: number, bit: number) => markMeeting(found, column.subarray(at, at + count), hasLow, hasLow ? low : high, bit);
-    for (let bucket = 0; bucket < BUCKETS; bucket++) meets(hasLow ? bucketMax : bucketMin, bucketAt(count, 0, bucket), bucket);
-    for (let k = 0; k < wantedBuckets.length; k++) {
-      for (let status = 1; status < STATUSES; status++) meets(hasLow ? cellMax : cellMin, cellOf(count, 0, wantedBuckets[k], status), FACET_STATUSES_SHIFT + status);
+    const { hasLow, wantedBuckets } = this;
+    const bound = hasLow ? this.low : this.high;
+    const bucketColumn = (bucket: number) => (hasLow ? bucketMax : bucketMin).subarray(bucketAt(count, 0, bucket), bucketAt(count, 0, bucket) + count);
+    const cellColumn = (bucket: number, status: number) => (hasLow ? cellMax : cellMin).subarray(cellOf(count, 0, bucket, status), cellOf(count, 0, bucket, status) + count);
+    for (let k = 0; k < wantedBuckets.length; k++) markMeeting(matched, rest, bucketColumn(wantedBuckets[k]), hasLow, bound);
+    const counts: FacetCountsByColumns = { buckets: new Int32Array(BUCKETS), statuses: new Int32Array(STATUSES) };
+    if (buckets) for (let bucket = 0; bucket < BUCKETS; bucket++) counts.buckets[bucket] = countMeeting(rest, bucketColumn(bucket), hasLow, bound);
+    if (statuses) {
+      for (let status = 1; status < STATUSES; status++) counts.statuses[status] = countMeeting(rest, cellColumn(wantedBuckets[0], status), hasLow, bound);
     }
-    return found;
-  }
-
-  /** The bits of withMatch(p) that matchesAmong asks for when a unit-level filter is (the wanted buckets'). */
-  get bucketBits(): number {
-    return this.bedrooms;
+    return counts;
   }
 
   /** matches(p), given withMatch(p): one unit satisfies everything when it is in a wanted bucket. */
