@@ -367,48 +367,55 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     (bucketSets || statusSets) && ownTests.length === 0 && left * 4 >= rest.length
       ? tests.units.countFacetsByColumns(rest, matched, bucketSets !== undefined, statusSets !== undefined)
       : undefined;
-  if (byColumns) {
+  // Without the bedrooms and statuses facets the unit-level filters are matches() alone: asked in
+  // column form (as selected()) of every project left, into `matched`, which the facets' own filters
+  // then clear.
+  const unitsInColumns = !bucketSets && !statusSets;
+  if (unitsInColumns) {
+    matched.set(rest);
+    if (!tests.units.narrow(matched)) for (let i = 0; i < matched.length; i++) if (matched[i] === 1 && !tests.units.matches(i)) matched[i] = 0;
+  }
+  if (byColumns || (unitsInColumns && ownTests.length === 0)) {
     // The matches by index, without a branch (as the sort's walk).
     for (let i = 0; i < rest.length; i++) {
       found[total] = i;
       total += matched[i];
     }
-  }
-  for (let i = 0; i < p.count && !byColumns; i++) {
-    if (rest[i] === 0) continue;
-    // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
-    let failed = -1;
-    let failures = 0;
-    for (let k = 0; k < ownTests.length; k++) {
-      if (!ownTests[k](i)) {
-        failed = k;
-        if (++failures > 1) break;
+  } else {
+    for (let i = 0; i < p.count; i++) {
+      if (rest[i] === 0) continue;
+      // Failing two facets' own filters counts nowhere; failing one counts for that facet only.
+      let failed = -1;
+      let failures = 0;
+      for (let k = 0; k < ownTests.length; k++) {
+        if (!ownTests[k](i)) {
+          failed = k;
+          if (++failures > 1) break;
+        }
       }
-    }
-    if (failures > 1) continue;
-    if (failures === 1) {
-      const facet = byName.get(ownNames[failed]);
-      if (facet && tests.units.matches(i)) facet.counts[facet.of[i]]++;
-      continue;
-    }
-    // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
-    const withMatch = bucketSets || statusSets ? tests.units.withMatch(i) : 0;
-    if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
-    if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
-    const unitsMatch = bucketSets || statusSets ? tests.units.matchesAmong(withMatch) : tests.units.matches(i);
-    if (unitsMatch) {
-      matched[i] = 1;
-      found[total++] = i;
+      if (failures > 0) {
+        const facet = failures === 1 ? byName.get(ownNames[failed]) : undefined;
+        if (facet && (unitsInColumns ? matched[i] === 1 : tests.units.matches(i))) facet.counts[facet.of[i]]++;
+        matched[i] = 0;
+        continue;
+      }
+      if (unitsInColumns) {
+        if (matched[i] === 1) found[total++] = i;
+        continue;
+      }
+      // Without a unit passing every unit-level filter, one may still pass all but bedrooms or statuses.
+      const withMatch = tests.units.withMatch(i);
+      if (bucketSets) bucketSets[withMatch & FACET_BUCKETS]++;
+      if (statusSets) statusSets[(withMatch >>> FACET_STATUSES_SHIFT) & FACET_STATUSES]++;
+      if (tests.units.matchesAmong(withMatch)) {
+        matched[i] = 1;
+        found[total++] = i;
+      }
     }
   }
   // Each project-level facet in a loop of its own over the matches: cheaper than every facet per
   // matching project (docs/performance.md, "Measurements behind the code").
-  for (const { of, counts } of projectFacets) {
-    for (let k = 0; k < total; k++) {
-      const value = of[found[k]];
-      if (value >= 0) counts[value]++;
-    }
-  }
+  for (const { of, counts } of projectFacets) countValues(of, found, total, counts);
 
   const facets: Record<string, FacetCount[]> = {};
   const listed = (name: FacetName, values: readonly (number | boolean)[], labels: readonly (string | null)[], counts: Int32Array) =>
@@ -419,6 +426,23 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     else facets[name] = listed(name, byName.get(name)!.values, byName.get(name)!.labels, byName.get(name)!.counts);
   }
   return { facets: facets as ProjectFacets, matched };
+}
+
+/**
+ * counts[v] += the number of k < total with of[found[k]] = v (a value of -1, none, is not counted).
+ * Neighbouring matches mostly share a value, so one counter bumped per match waits on its own last
+ * bump each time: two sets of counters taken in turn (index 0 of each for none) halve that chain.
+ */
+function countValues(of: Int32Array, found: Int32Array, total: number, counts: Int32Array): void {
+  const size = counts.length + 1;
+  const twice = new Int32Array(2 * size);
+  let k = 0;
+  for (; k + 1 < total; k += 2) {
+    twice[of[found[k]] + 1]++;
+    twice[size + of[found[k + 1]] + 1]++;
+  }
+  if (k < total) twice[of[found[k]] + 1]++;
+  for (let value = 0; value < counts.length; value++) counts[value] += twice[value + 1] + twice[size + value + 1];
 }
 
 interface FacetCount {
