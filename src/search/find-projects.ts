@@ -146,6 +146,8 @@ function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricin
 
 /** selected()'s marks, grown to the largest catalogue seen (a search runs to its end without yielding). */
 let marks = new Uint8Array(0);
+/** countFacets()'s matches as bytes and as a list, grown likewise. */
+let facetBuffers = { matched: new Uint8Array(0), found: new Int32Array(0) };
 
 /**
  * The projects that pass every filter, as 1s: the visible ones, narrowed by each project-level
@@ -345,10 +347,12 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   // was ~9 % of the six-facet pass).
   const bucketSets = names.includes('bedrooms') ? new Int32Array(1 << BUCKETS) : undefined;
   const statusSets = names.includes('statuses') ? new Int32Array(1 << STATUSES) : undefined;
+  // Buffers kept between searches (read by search() before the next one starts), as `marks`.
+  if (facetBuffers.matched.length < p.count) facetBuffers = { matched: new Uint8Array(p.count), found: new Int32Array(p.count) };
   /** 1: the project passes every filter (it is in the result). */
-  const matched = new Uint8Array(p.count);
+  const matched = facetBuffers.matched.subarray(0, p.count).fill(0);
   /** The matches by index, found[0] to found[total - 1]. */
-  const found = new Int32Array(p.count);
+  const found = facetBuffers.found;
   let total = 0;
 
   // The projects that pass every filter but the facets' own, column by column (as selected()).
