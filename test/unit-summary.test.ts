@@ -170,6 +170,15 @@ describe.each(drivers)('the unit summary of projects follows every write to unit
     await expectInStep();
   });
 
+  it('a project whose cheapest priced unit has 5 or more bedrooms: its price_from and the price_from order', async () => {
+    // The in-memory price_from is the lowest over the six buckets' prices (snapshot.ts): the 5+ bucket
+    // is the last, and a loop that stopped before it would not price Gamma from its 7-bedroom unit.
+    await sql`UPDATE units SET price = price + 1000 WHERE id <> 13`.execute(t.db);
+    await sql`UPDATE units SET price = 5 WHERE id = 13`.execute(t.db);
+    await expectInStep();
+    expect((await ids('sort=price_from'))[0], 'Gamma, from its 7-bedroom unit (moved there above), is the cheapest').toBe(3);
+  });
+
   it('units truncated: every project is left without units', async () => {
     await sql`TRUNCATE units CASCADE`.execute(t.db);
     await expectInStep();
