@@ -162,10 +162,8 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   mask.set(visible);
   for (const narrow of tests.ownNarrows) narrow(mask);
   for (const narrow of tests.restNarrows) narrow(mask);
-  const { units, drawn } = tests;
-  // Written out rather than through keepPassing: a call site of its own keeps each call direct.
-  if (!units.narrow(mask)) for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !units.matches(i)) mask[i] = 0;
-  if (drawn) for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !drawn(i)) mask[i] = 0;
+  tests.units.keepMatching(mask);
+  if (tests.drawn) keepInShape(mask, tests.drawn);
   return mask;
 }
 
@@ -176,6 +174,18 @@ type Narrow = (mask: Uint8Array) => void;
 function keepPassing(mask: Uint8Array, test: (i: number) => boolean): void {
   for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !test(i)) mask[i] = 0;
 }
+
+/** keepPassing for the drawn shape, a call site of its own (the shape's test stays a direct call there). */
+function keepInShape(mask: Uint8Array, drawn: (i: number) => boolean): void {
+  for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !drawn(i)) mask[i] = 0;
+}
+
+/** The column form of a filter answered by a byte per project (1: passes). */
+const andBytes =
+  (bytes: Uint8Array): Narrow =>
+  (mask) => {
+    for (let i = 0; i < mask.length; i++) mask[i] &= bytes[i];
+  };
 
 interface Tests {
   /** The facet's own filter, when the request has one. */
@@ -211,9 +221,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     const named = projectsNamed(p, lowerLikeDatabase(filters.search, snapshot.lowerCase));
     const check = (i: number) => named[i] === 1;
     checks.push(check);
-    columnForms.set(check, (mask) => {
-      for (let i = 0; i < mask.length; i++) mask[i] &= named[i];
-    });
+    columnForms.set(check, andBytes(named));
   }
   const among = (values: number[] | undefined, column: Int32Array) => {
     if (!values) return undefined;
@@ -298,9 +306,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     const near = nearFlags(snapshot, category, context.amenitiesRadiusM);
     const check = (i: number) => near[i] === 1;
     checks.push(check);
-    columnForms.set(check, (mask) => {
-      for (let i = 0; i < mask.length; i++) mask[i] &= near[i];
-    });
+    columnForms.set(check, andBytes(near));
   }
   if (filters.featureIds) {
     const mask = p.features.mask(filters.featureIds);
@@ -361,8 +367,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   rest.set(visible);
   for (const narrow of tests.restNarrows) narrow(rest);
   // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
-  const { drawn } = tests;
-  if (drawn) for (let i = 0; i < rest.length; i++) if (rest[i] === 1 && !drawn(i)) rest[i] = 0;
+  if (tests.drawn) keepInShape(rest, tests.drawn);
   // The counts from the summary's columns cost the same however few projects are left: worth it only
   // when many are (the typical search keeps most; a viewport or a drawn shape, few).
   let left = 0;
@@ -377,7 +382,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   const unitsInColumns = !bucketSets && !statusSets;
   if (unitsInColumns) {
     matched.set(rest);
-    if (!tests.units.narrow(matched)) for (let i = 0; i < matched.length; i++) if (matched[i] === 1 && !tests.units.matches(i)) matched[i] = 0;
+    tests.units.keepMatching(matched);
   }
   if (byColumns || (unitsInColumns && ownTests.length === 0)) {
     // The matches by index, without a branch (as the sort's walk).

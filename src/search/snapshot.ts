@@ -445,6 +445,18 @@ export const bucketAt = (count: number, p: number, bucket: number) => bucket * c
 /** Where project p's cell (bucket, status) is in the summary's per-cell columns, of `count` projects each. */
 export const cellOf = (count: number, p: number, bucket: number, status: number) => (bucket * STATUSES + status) * count + p;
 
+/** One bucket's column of a per-bucket array of the summary (bucketMin, bucketMax, cellStatuses): `count` values, project p at p. */
+export function bucketColumn<T extends Float64Array | Uint8Array>(summary: UnitSummary, column: T, bucket: number): T {
+  const at = bucketAt(summary.count, 0, bucket);
+  return column.subarray(at, at + summary.count) as T;
+}
+
+/** One cell's column of a per-cell array of the summary (cellMin, cellMax): `count` values, project p at p. */
+export function cellColumn(summary: UnitSummary, column: Float64Array, bucket: number, status: number): Float64Array {
+  const at = cellOf(summary.count, 0, bucket, status);
+  return column.subarray(at, at + summary.count);
+}
+
 function emptySummary(count: number): UnitSummary {
   return {
     count,

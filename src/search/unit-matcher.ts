@@ -2,7 +2,7 @@ import type { UnitFilters } from '../domain/project-filters.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import type { Conversion } from '../domain/currency.js';
 import type { DisplayPrices } from './display-prices.js';
-import { BUCKETS, bucketAt, bucketOf, cellOf, STATUSES, type Snapshot } from './snapshot.js';
+import { BUCKETS, bucketAt, bucketColumn, bucketOf, cellColumn, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
 import { priceWindowMasks, tagPriceRanges } from './tag-price-ranges.js';
 
@@ -246,7 +246,7 @@ export class UnitMatcher {
    * left in then matches. False: the ones left in may still fail, and matches(p) must be asked of them.
    * With `currency=` and a price window (a window per project currency) nothing is cleared.
    */
-  narrow(mask: Uint8Array): boolean {
+  private narrow(mask: Uint8Array): boolean {
     if (!this.active) return true;
     if (this.impossible) {
       mask.fill(0);
@@ -270,16 +270,15 @@ export class UnitMatcher {
     for (let k = 0; k < wantedBuckets.length; k++) {
       const bucket = wantedBuckets[k];
       if (!priced) {
-        const column = summary.cellStatuses.subarray(bucketAt(count, 0, bucket), bucketAt(count, 0, bucket) + count);
+        const column = bucketColumn(summary, summary.cellStatuses, bucket);
         for (let p = 0; p < count; p++) some[p] |= +((column[p] & statuses) !== 0);
         continue;
       }
       // A cell (or bucket) without a priced unit holds NaN, which fails either bound, as it should.
       for (let status = 0; status < (checksStatuses ? STATUSES : 1); status++) {
         if (checksStatuses && !((statuses >> status) & 1)) continue;
-        const at = checksStatuses ? cellOf(count, 0, bucket, status) : bucketAt(count, 0, bucket);
-        const mins = (checksStatuses ? summary.cellMin : summary.bucketMin).subarray(at, at + count);
-        const maxes = (checksStatuses ? summary.cellMax : summary.bucketMax).subarray(at, at + count);
+        const mins = checksStatuses ? cellColumn(summary, summary.cellMin, bucket, status) : bucketColumn(summary, summary.bucketMin, bucket);
+        const maxes = checksStatuses ? cellColumn(summary, summary.cellMax, bucket, status) : bucketColumn(summary, summary.bucketMax, bucket);
         if (!hasLow) for (let p = 0; p < count; p++) some[p] |= +(mins[p] <= high);
         else if (!hasHigh) for (let p = 0; p < count; p++) some[p] |= +(maxes[p] >= low);
         // Both comparisons made, without a branch between them (which the data would mispredict).
@@ -288,6 +287,12 @@ export class UnitMatcher {
     }
     for (let p = 0; p < count; p++) mask[p] &= some[p];
     return this.exact;
+  }
+
+  /** Clears mask[p] for each project p that matches() rejects: the column form, then matches(p) of those left when it does not decide. */
+  keepMatching(mask: Uint8Array): void {
+    if (this.narrow(mask)) return;
+    for (let p = 0; p < mask.length; p++) if (mask[p] === 1 && !this.matches(p)) mask[p] = 0;
   }
 
   /**
@@ -411,17 +416,16 @@ export class UnitMatcher {
     // One wanted bucket (a bedrooms filter of one value): with several, a project's statuses are the
     // union over its wanted buckets, which costs more in columns than per project (measured).
     if (!this.byBounds || this.lows !== undefined || this.impossible || this.wantedBuckets.length !== 1) return undefined;
-    const { count, bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;
-    const { hasLow, wantedBuckets } = this;
+    const summary = this.snapshot.projects.unitSummary;
+    const { hasLow } = this;
+    const wanted = this.wantedBuckets[0];
     const bound = hasLow ? this.low : this.high;
-    const bucketColumn = (bucket: number) => (hasLow ? bucketMax : bucketMin).subarray(bucketAt(count, 0, bucket), bucketAt(count, 0, bucket) + count);
-    const cellColumn = (bucket: number, status: number) => (hasLow ? cellMax : cellMin).subarray(cellOf(count, 0, bucket, status), cellOf(count, 0, bucket, status) + count);
-    for (let k = 0; k < wantedBuckets.length; k++) markMeeting(matched, rest, bucketColumn(wantedBuckets[k]), hasLow, bound);
+    const prices = hasLow ? summary.bucketMax : summary.bucketMin;
+    const cellPrices = hasLow ? summary.cellMax : summary.cellMin;
+    markMeeting(matched, rest, bucketColumn(summary, prices, wanted), hasLow, bound);
     const counts: FacetCountsByColumns = { buckets: new Int32Array(BUCKETS), statuses: new Int32Array(STATUSES) };
-    if (buckets) for (let bucket = 0; bucket < BUCKETS; bucket++) counts.buckets[bucket] = countMeeting(rest, bucketColumn(bucket), hasLow, bound);
-    if (statuses) {
-      for (let status = 1; status < STATUSES; status++) counts.statuses[status] = countMeeting(rest, cellColumn(wantedBuckets[0], status), hasLow, bound);
-    }
+    if (buckets) for (let bucket = 0; bucket < BUCKETS; bucket++) counts.buckets[bucket] = countMeeting(rest, bucketColumn(summary, prices, bucket), hasLow, bound);
+    if (statuses) for (let status = 1; status < STATUSES; status++) counts.statuses[status] = countMeeting(rest, cellColumn(summary, cellPrices, wanted, status), hasLow, bound);
     return counts;
   }
 
