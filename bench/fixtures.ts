@@ -143,6 +143,16 @@ const NEAR = {
   tourism: 'near_tourism',
 } as const;
 
+/**
+ * The "every filter" search for a scope seeing `developers`' projects (scripts/search-model-size.ts
+ * asks it without HTTP, on catalogues other than the bench's).
+ */
+export async function everyFilterQuery(db: Kysely<DB>, developers: number[]): Promise<string> {
+  const visible = sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
+  const names = (await sql<{ name: string }>`SELECT p.name FROM projects p WHERE ${visible} AND p.latitude IS NOT NULL AND p.longitude IS NOT NULL`.execute(db)).rows;
+  return buildWorstQuery(db, visible, names.map((row) => row.name));
+}
+
 /*
  * Every filter of GET /projects at once, anchored on one real project that satisfies all of them, so
  * the answer is not empty: wide ranges and full lists where a filter allows it (more rows survive to

@@ -160,8 +160,7 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   if (marks.length < visible.length) marks = new Uint8Array(visible.length);
   const mask = marks.subarray(0, visible.length);
   mask.set(visible);
-  for (const narrow of tests.ownNarrows) narrow(mask);
-  for (const narrow of tests.restNarrows) narrow(mask);
+  narrowAll(mask, tests.own.concat(tests.rest));
   tests.units.keepMatching(mask);
   if (tests.drawn) keepInShape(mask, tests.drawn);
   return mask;
@@ -169,6 +168,71 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
 
 /** A filter's column form: clears mask[i] for each project i that fails it. */
 type Narrow = (mask: Uint8Array) => void;
+
+/** A project-level filter: its test of one project, and its column form (the same rule). */
+interface ProjectFilter {
+  test: (i: number) => boolean;
+  narrow: Narrow;
+}
+
+/** narrowAll()'s list of the projects left, kept between searches as `marks` is. */
+let left = new Int32Array(0);
+
+/** How many projects narrowAll() asks each filter about to guess its share. */
+const SAMPLE = 64;
+
+/**
+ * Clears mask[i] for each project i that fails one of `filters`. With a few filters, column by column.
+ * With more, the filters are first ordered by the share of a sample of the projects in (every n/64th)
+ * that each lets through, and run column by column until the shares multiplied say at most an eighth
+ * are left; from there each remaining filter's test runs on the list of those left only. A column pass
+ * reads every project however few are left: the bench's "every filter" search (~20 project-level
+ * filters) read 20 columns of 20,000 projects at 4×L to keep a few hundred. The order and the switch
+ * are guesses, so they change the cost only, never which projects are left.
+ */
+function narrowAll(mask: Uint8Array, filters: readonly ProjectFilter[]): void {
+  if (filters.length < 4) {
+    for (const filter of filters) filter.narrow(mask);
+    return;
+  }
+  const sample: number[] = [];
+  for (let j = 0; j < SAMPLE; j++) {
+    const i = Math.floor((j * mask.length) / SAMPLE);
+    if (mask[i] === 1) sample.push(i);
+  }
+  const share = new Map(filters.map((filter) => [filter, sample.filter((i) => filter.test(i)).length / Math.max(1, sample.length)]));
+  const ordered = [...filters].sort((a, b) => share.get(a)! - share.get(b)!);
+  let guess = 1;
+  for (let k = 0; k < ordered.length; k++) {
+    ordered[k].narrow(mask);
+    guess *= share.get(ordered[k])!;
+    if (guess > 1 / 8 || ordered.length - k - 1 < 2) continue;
+    if (left.length < mask.length) left = new Int32Array(mask.length);
+    let count = 0;
+    for (let i = 0; i < mask.length; i++) {
+      left[count] = i;
+      count += mask[i];
+    }
+    // A wrong guess: columns again, and the list tried again only once the guess halves.
+    if (count * 8 > mask.length) {
+      guess = 1 / 16;
+      continue;
+    }
+    for (let f = k + 1; f < ordered.length; f++) {
+      const test = ordered[f].test;
+      let kept = 0;
+      for (let j = 0; j < count; j++) {
+        const i = left[j];
+        left[kept] = i;
+        kept += +test(i);
+      }
+      count = kept;
+    }
+    mask.fill(0);
+    for (let j = 0; j < count; j++) mask[left[j]] = 1;
+    return;
+  }
+}
 
 /** Any test as a column form: asked, in index order, of the projects still in. */
 function keepPassing(mask: Uint8Array, test: (i: number) => boolean): void {
@@ -190,10 +254,10 @@ const andBytes =
 interface Tests {
   /** The facet's own filter, when the request has one. */
   facet: Partial<Record<ProjectFacet, (i: number) => boolean>>;
-  /** `facet`'s filters in column form. */
-  ownNarrows: Narrow[];
-  /** Every project-level filter that is not a facet's own (nor `drawn`), in column form. */
-  restNarrows: Narrow[];
+  /** `facet`'s filters, with their column forms. */
+  own: ProjectFilter[];
+  /** Every project-level filter that is not a facet's own (nor `drawn`), with its column form. */
+  rest: ProjectFilter[];
   /** The unit-level filters. */
   units: UnitMatcher;
   /**
@@ -322,11 +386,11 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     drawn = (i) => inDrawnShape(p.longitude[i], p.latitude[i]);
   }
 
-  const columnForm = (check: (i: number) => boolean): Narrow => columnForms.get(check) ?? ((mask) => keepPassing(mask, check));
+  const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepPassing(mask, test)) });
   return {
     facet,
-    ownNarrows: Object.values(facet).map(columnForm),
-    restNarrows: checks.map(columnForm),
+    own: Object.values(facet).map(withColumnForm),
+    rest: checks.map(withColumnForm),
     units: new UnitMatcher(snapshot, filters.units, pricing, display),
     drawn,
   };
@@ -365,7 +429,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   if (marks.length < p.count) marks = new Uint8Array(p.count);
   const rest = marks.subarray(0, p.count);
   rest.set(visible);
-  for (const narrow of tests.restNarrows) narrow(rest);
+  narrowAll(rest, tests.rest);
   // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
   if (tests.drawn) keepInShape(rest, tests.drawn);
   // The counts from the summary's columns cost the same however few projects are left: worth it only

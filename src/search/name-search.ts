@@ -4,13 +4,15 @@ import type { Snapshot } from './snapshot.js';
  * The `search` filter on a snapshot: which projects' name or developer name (both lower-cased as the
  * database lower-cases, lowerLikeDatabase) contain the term. Every project's name is kept joined in
  * one string per snapshot, each followed by NUL, which no stored text can hold (the import refuses
- * it): one native indexOf over that string finds the matches, where testing every project's string
- * read as many scattered heap objects as there are projects, and its cost grew faster than the
- * catalogue (docs/performance.md). Developer names are few (a dozen for thousands of projects): each
- * distinct one is tested once, and a project matches through its developer's slot. (With them joined
- * in per project the string was 1.6 times as long, and its search grew 5.9 times from L to 4×L where
- * the names alone grow 4.2 times: the longer string no longer fitted the processor's cache.) A term
- * containing NUL matches nothing, as it did per string.
+ * it). A term of three or more code units is looked up in a trigram index of that string: each
+ * trigram's positions, ascending. The term occurs at p exactly when each trigram of a cover of the term
+ * (offsets 0, 3, 6, ... and the last three units) occurs at p plus its offset, so the positions are
+ * found by intersecting a few sorted lists, with no name read and no scan of the whole text: a scan's
+ * cost is the text's length, which grows faster than the catalogue (longer names, "Phase 12", and a
+ * text out of the processor's cache at 4×L; docs/performance.md). Shorter terms scan the text with
+ * one native indexOf. Developer names are few (a dozen for thousands of projects): each distinct one is
+ * tested once, and a project matches through its developer's slot. A term containing NUL matches
+ * nothing, as it did per string.
  */
 const SEPARATOR = '\u0000';
 
@@ -21,6 +23,101 @@ interface Names {
   /** The distinct developer names (lower-cased), and each project's among them. */
   developers: string[];
   developerSlot: Int32Array;
+  /** Made on the first search with a term of three or more code units. */
+  trigrams?: Trigrams;
+}
+
+/** Where each trigram of the joined names occurs (trigrams holding the NUL separator left out). */
+interface Trigrams {
+  /** Trigram (trigramKey) -> its id. */
+  ids: Map<number, number>;
+  /** Trigram id's positions: positions[first[id]] up to positions[first[id + 1]], ascending. */
+  first: Int32Array;
+  positions: Int32Array;
+}
+
+/** Three UTF-16 code units as one number (below 2^48, so exact as a double). */
+const trigramKey = (text: string, at: number) => text.charCodeAt(at) * 4_294_967_296 + text.charCodeAt(at + 1) * 65_536 + text.charCodeAt(at + 2);
+
+function trigramsOf(text: string): Trigrams {
+  const ids = new Map<number, number>();
+  const idAt = new Int32Array(Math.max(0, text.length - 2)).fill(-1);
+  let counts = new Int32Array(1024);
+  for (let at = 0; at + 2 < text.length; at++) {
+    if (text.charCodeAt(at) === 0 || text.charCodeAt(at + 1) === 0 || text.charCodeAt(at + 2) === 0) continue;
+    const key = trigramKey(text, at);
+    let id = ids.get(key);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(key, id);
+      if (id === counts.length) {
+        const grown = new Int32Array(counts.length * 2);
+        grown.set(counts);
+        counts = grown;
+      }
+    }
+    idAt[at] = id;
+    counts[id]++;
+  }
+  const first = new Int32Array(ids.size + 1);
+  for (let id = 0; id < ids.size; id++) first[id + 1] = first[id] + counts[id];
+  const next = first.slice(0, ids.size);
+  const positions = new Int32Array(first[ids.size]);
+  for (let at = 0; at < idAt.length; at++) if (idAt[at] >= 0) positions[next[idAt[at]]++] = at;
+  return { ids, first, positions };
+}
+
+/** The first index in [from, to) whose position is at least `target` (to if none), galloping from `from`. */
+function seek(positions: Int32Array, from: number, to: number, target: number): number {
+  if (from >= to || positions[from] >= target) return from;
+  let below = from;
+  let step = 1;
+  let probe = from + 1;
+  while (probe < to && positions[probe] < target) {
+    below = probe;
+    step *= 2;
+    probe = below + step;
+  }
+  let low = below + 1;
+  let high = Math.min(probe, to);
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * Every position of `term` (three or more code units, no NUL) in the joined names, ascending: the
+ * shortest list of the cover's trigrams drives, and each other list is sought forward for the same
+ * start (the starts only grow, so each list is read once at most).
+ */
+function occurrences(trigrams: Trigrams, term: string): number[] {
+  const { ids, first, positions } = trigrams;
+  const offsets: number[] = [];
+  for (let offset = 0; offset + 3 <= term.length; offset += 3) offsets.push(offset);
+  if (offsets[offsets.length - 1] + 3 < term.length) offsets.push(term.length - 3);
+  const lists: { offset: number; at: number; end: number }[] = [];
+  for (const offset of offsets) {
+    const id = ids.get(trigramKey(term, offset));
+    if (id === undefined) return [];
+    lists.push({ offset, at: first[id], end: first[id + 1] });
+  }
+  lists.sort((a, b) => a.end - a.at - (b.end - b.at));
+  const [driver, ...others] = lists;
+  const found: number[] = [];
+  drive: for (let d = driver.at; d < driver.end; d++) {
+    const start = positions[d] - driver.offset;
+    for (const list of others) {
+      const wanted = start + list.offset;
+      list.at = seek(positions, list.at, list.end, wanted);
+      if (list.at === list.end) break drive;
+      if (positions[list.at] !== wanted) continue drive;
+    }
+    found.push(start);
+  }
+  return found;
 }
 
 /** What the filter reads of a snapshot's projects. */
@@ -58,18 +155,35 @@ export function projectsNamed(projects: ProjectNames, term: string): Uint8Array 
   const found = new Uint8Array(projects.count);
   if (term === '') return found.fill(1);
   if (term.includes(SEPARATOR)) return found;
-  const { text, start, developers, developerSlot } = namesOf(projects);
+  const names = namesOf(projects);
+  const { text, start, developers, developerSlot } = names;
   const developerMatches = Uint8Array.from(developers, (name) => +name.includes(term));
   if (developerMatches.includes(1)) for (let i = 0; i < found.length; i++) found[i] = developerMatches[developerSlot[i]];
-  const count = projects.count;
-  let from = 0;
+  if (term.length >= 3) {
+    names.trigrams ??= trigramsOf(text);
+    const at = occurrences(names.trigrams, term);
+    let next = 0;
+    markProjects(found, start, (from) => {
+      while (next < at.length && at[next] < from) next++;
+      return next < at.length ? at[next] : -1;
+    });
+  } else {
+    markProjects(found, start, (from) => text.indexOf(term, from));
+  }
+  return found;
+}
+
+/**
+ * Marks the project of each occurrence, where `occurrence(from)` is the first at or after `from` (-1
+ * when none): one is asked past each project found, since its other occurrences change nothing.
+ */
+function markProjects(found: Uint8Array, start: Int32Array, occurrence: (from: number) => number): void {
+  const count = found.length;
   // The occurrences come in order, so each project is looked for from the one after the last found:
   // galloping forward stays among near positions, where a binary search over all of `start` read a
   // far one at each step (at 20,000 projects, ~15 cache misses an occurrence).
   let low = 0;
-  for (;;) {
-    const at = text.indexOf(term, from);
-    if (at < 0) return found;
+  for (let at = occurrence(0); at >= 0; at = occurrence(start[low])) {
     // The project whose name holds position `at`: the last start at or before it (start[low] <= at).
     let step = 1;
     let bound = low + 1;
@@ -85,8 +199,6 @@ export function projectsNamed(projects: ProjectNames, term: string): Uint8Array 
       else high = middle - 1;
     }
     found[low] = 1;
-    // Its other occurrences change nothing: go on from the next project's name.
-    from = start[low + 1];
     low += 1;
   }
 }

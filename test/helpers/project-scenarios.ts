@@ -278,21 +278,28 @@ const BOUNDARY_FOCUS = ['price', 'price', 'price_per_m2', 'price_per_ft2', 'size
 /** Unit-level parameters the project's unit summary does not answer (see unitSummaryConditions). */
 const UNIT_PARAMETERS_BEYOND_SUMMARY = ['statuses', 'price_per_m2', 'price_per_ft2', 'size', 'parking_min', 'unit_preference_ids'];
 
+/** Project-level parameters (each one filter; `near` one to three). */
+const PROJECT_PARAMETERS = ['search', 'developer_ids', 'unit_types', 'development_status', 'is_branded', 'is_resale', 'is_escrow', 'handover', 'payment_max_pre_handover', 'payment_min_after_handover', 'payment_only_post_handover', 'preference_ids', 'geo', 'near'];
+
 /**
  * Random scenarios; `summaryOnly` keeps to the unit filters the unit summary answers without the unit
- * EXISTS (bedrooms and one price bound), alongside any project-level filter.
+ * EXISTS (bedrooms and one price bound), alongside any project-level filter. `manyProjectFilters`: four
+ * to nine project-level parameters at once and nothing else (the search's list of the projects left,
+ * find-projects.ts's narrowAll, is used from four filters on).
  */
-export function scenarioArb(catalogue: ReferenceCatalogue, { summaryOnly = false } = {}): fc.Arbitrary<Scenario> {
+export function scenarioArb(catalogue: ReferenceCatalogue, { summaryOnly = false, manyProjectFilters = false } = {}): fc.Arbitrary<Scenario> {
   const arbs = parameterArbs(catalogue);
-  const names = (Object.keys(arbs) as (keyof typeof arbs)[]).filter((name) => !summaryOnly || !UNIT_PARAMETERS_BEYOND_SUMMARY.includes(name));
+  const names = (Object.keys(arbs) as (keyof typeof arbs)[])
+    .filter((name) => !summaryOnly || !UNIT_PARAMETERS_BEYOND_SUMMARY.includes(name))
+    .filter((name) => !manyProjectFilters || PROJECT_PARAMETERS.includes(name));
   const focuses = summaryOnly ? (['price'] as const) : BOUNDARY_FOCUS;
   return fc
     .record({
       priceVector: priceVectorArb,
       withRadius: fc.boolean(),
       anchor: fc.nat(catalogue.units.length - 1),
-      chosen: fc.shuffledSubarray(names, { minLength: 0, maxLength: 4 }),
-      focus: fc.option(fc.constantFrom(...focuses), { freq: 2 }),
+      chosen: manyProjectFilters ? fc.shuffledSubarray(names, { minLength: 4, maxLength: 9 }) : fc.shuffledSubarray(names, { minLength: 0, maxLength: 4 }),
+      focus: manyProjectFilters ? fc.constant(null) : fc.option(fc.constantFrom(...focuses), { freq: 2 }),
       draws: fc.record(arbs),
       limit: fc.option(fc.integer({ min: 1, max: 120 }), { freq: 2 }),
       offset: fc.option(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 45 })), { freq: 2 }),
