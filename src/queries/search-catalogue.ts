@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { AFTER_HANDOVER_PLAN_TYPES, FACILITY_CATEGORIES, PRE_HANDOVER_PLAN_TYPES } from '../domain/catalogue-codes.js';
-import { featuresJson, firstImagePathSql, paymentPlansJson, paymentShareSql } from './project-fragments.js';
+import { featuresByProject, firstImagePathSql, paymentsByProject } from './project-fragments.js';
 import { developersWithProjects } from './reference.js';
 
 /*
@@ -24,9 +24,11 @@ export function readSearchProjects(db: Kysely<DB>) {
     .selectFrom('projects as p')
     .innerJoin('companies as c', 'c.id', 'p.company_id')
     .leftJoin('files as cf', 'cf.id', 'c.logo_file_id')
+    .leftJoin(paymentsByProject(db, PRE_HANDOVER_PLAN_TYPES, AFTER_HANDOVER_PLAN_TYPES).as('pay'), 'pay.project_id', 'p.id')
+    .leftJoin(featuresByProject(db).as('fe'), 'fe.project_id', 'p.id')
     .where('p.is_draft', '=', false)
     .where('p.deleted_at', 'is', null)
-    .select([
+    .select((eb) => [
       'p.id',
       'p.name',
       sql<string>`lower(p.name)`.as('name_lower'),
@@ -52,12 +54,13 @@ export function readSearchProjects(db: Kysely<DB>) {
       'c.company_name',
       sql<string>`lower(c.company_name)`.as('company_name_lower'),
       'cf.path as company_logo_path',
-      sql<string | null>`${paymentShareSql(PRE_HANDOVER_PLAN_TYPES)}::text`.as('pre_handover_share'),
-      sql<string | null>`${paymentShareSql(AFTER_HANDOVER_PLAN_TYPES)}::text`.as('after_handover_share'),
-      sql<boolean>`EXISTS (SELECT 1 FROM project_payment_plans pp WHERE pp.project_id = p.id AND pp.type = 3 AND pp.percent > 0)`.as('post_handover'),
-      sql<number[]>`coalesce((SELECT array_agg(fl.feature_id) FROM project_feature_links fl WHERE fl.project_id = p.id), '{}')`.as('feature_ids'),
-      paymentPlansJson(db).as('payment_plans'),
-      featuresJson(db).as('features'),
+      'pay.pre_handover_share',
+      'pay.after_handover_share',
+      sql<boolean>`coalesce(pay.post_handover, false)`.as('post_handover'),
+      sql<number[]>`coalesce(fe.feature_ids, '{}')`.as('feature_ids'),
+      // Projects without plans or features have no row in those joins: an empty list, as featuresJson gives.
+      eb.fn.coalesce('pay.payment_plans', sql<[]>`'[]'::json`).as('payment_plans'),
+      eb.fn.coalesce('fe.features', sql<[]>`'[]'::json`).as('features'),
     ])
     .orderBy('p.id')
     .execute();

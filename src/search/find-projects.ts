@@ -176,46 +176,51 @@ interface ProjectFilter {
 }
 
 /** narrowAll()'s list of the projects left, kept between searches as `marks` is. */
-let left = new Int32Array(0);
+let leftList = new Int32Array(0);
 
 /** How many projects narrowAll() asks each filter about to guess its share. */
 const SAMPLE = 64;
 
 /**
  * Clears mask[i] for each project i that fails one of `filters`. With a few filters, column by column.
- * With more, the filters are first ordered by the share of a sample of the projects in (every n/64th)
- * that each lets through, and run column by column until the shares multiplied say at most an eighth
- * are left; from there each remaining filter's test runs on the list of those left only. A column pass
- * reads every project however few are left: the bench's "every filter" search (~20 project-level
- * filters) read 20 columns of 20,000 projects at 4×L to keep a few hundred. The order and the switch
- * are guesses, so they change the cost only, never which projects are left.
+ * With more, the filters are first ordered by the share of a sample of the projects (every n/64th, or
+ * every project of a smaller catalogue) that each lets through, and run column by column until the
+ * shares multiplied say at most an eighth are left; from there each remaining filter's test runs on the
+ * list of those left only. A column pass reads every project however few are left: the bench's "every
+ * filter" search (~20 project-level filters) read 20 columns of 20,000 projects at 4×L to keep a few
+ * hundred. The order and the switch are guesses, so they change the cost only, never which projects are
+ * left. The mask holds 0 or 1 only (the visible bytes, and column forms that clear).
  */
 function narrowAll(mask: Uint8Array, filters: readonly ProjectFilter[]): void {
   if (filters.length < 4) {
     for (const filter of filters) filter.narrow(mask);
     return;
   }
+  const asked = Math.min(SAMPLE, mask.length);
   const sample: number[] = [];
-  for (let j = 0; j < SAMPLE; j++) {
-    const i = Math.floor((j * mask.length) / SAMPLE);
+  for (let j = 0; j < asked; j++) {
+    const i = Math.floor((j * mask.length) / asked);
     if (mask[i] === 1) sample.push(i);
   }
   const share = new Map(filters.map((filter) => [filter, sample.filter((i) => filter.test(i)).length / Math.max(1, sample.length)]));
   const ordered = [...filters].sort((a, b) => share.get(a)! - share.get(b)!);
-  let guess = 1;
+  // The share of the catalogue left, guessed: the sample's visible share, then each filter's.
+  let guess = sample.length / Math.max(1, asked);
   for (let k = 0; k < ordered.length; k++) {
     ordered[k].narrow(mask);
     guess *= share.get(ordered[k])!;
     if (guess > 1 / 8 || ordered.length - k - 1 < 2) continue;
-    if (left.length < mask.length) left = new Int32Array(mask.length);
+    if (leftList.length < mask.length) leftList = new Int32Array(mask.length);
+    const left = leftList;
     let count = 0;
     for (let i = 0; i < mask.length; i++) {
       left[count] = i;
       count += mask[i];
     }
-    // A wrong guess: columns again, and the list tried again only once the guess halves.
+    // A wrong guess: columns again from the share counted, and the list tried again once the shares
+    // say an eighth.
     if (count * 8 > mask.length) {
-      guess = 1 / 16;
+      guess = count / mask.length;
       continue;
     }
     for (let f = k + 1; f < ordered.length; f++) {
