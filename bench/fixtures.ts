@@ -71,13 +71,16 @@ export async function countCrm(db: Kysely<DB>, agencyId = DEMO_AGENCY_ID): Promi
   return { clients: Number(rows[0].clients), opportunities: Number(rows[0].opportunities), offers: Number(rows[0].offers) };
 }
 
+/** The projects a scope seeing `developers`' projects sees (p: projects), as a condition. */
+const visibleTo = (developers: number[]) => sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
+
 export async function loadFixtures(db: Kysely<DB>, runId: string): Promise<Fixtures> {
   const keys = await createBenchKeys(db, runId);
   const scope = await findActiveKeyByHash(db, hashApiKey(keys.markup.secret));
   if (!scope) throw new Error('the bench key just created is not found');
   const developers = scope.contracted_developer_ids;
   if (developers.length === 0) throw new Error(`agency ${DEMO_AGENCY_ID} has no approved contract: every scenario would be empty`);
-  const visible = sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
+  const visible = visibleTo(developers);
 
   const { rows: counts } = await sql<Fixtures['catalogue']>`SELECT
       (SELECT count(*)::int FROM projects) AS projects,
@@ -148,7 +151,7 @@ const NEAR = {
  * asks it without HTTP, on catalogues other than the bench's).
  */
 export async function everyFilterQuery(db: Kysely<DB>, developers: number[]): Promise<string> {
-  const visible = sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
+  const visible = visibleTo(developers);
   const names = (await sql<{ name: string }>`SELECT p.name FROM projects p WHERE ${visible} AND p.latitude IS NOT NULL AND p.longitude IS NOT NULL`.execute(db)).rows;
   return buildWorstQuery(db, visible, names.map((row) => row.name));
 }
