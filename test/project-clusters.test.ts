@@ -215,14 +215,14 @@ describe.each(drivers)('GET /projects/clusters (%s)', (driver) => {
     const found = matchProjects(snapshot, record, page, { amenitiesRadiusM: undefined });
     for (const max of [1, 2, 3, 5, 8, 13]) {
       for (const zoom of [22, 14, 11, 3]) {
-        const got = clusterProjects(snapshot, found.order, zoom, max, keyPricing(record.price_vector));
+        const got = clusterProjects(snapshot, found.matches, zoom, max, keyPricing(record.price_vector));
         const expected = naiveClusters(members, zoom, max);
         expect(got.clusters.length).toBeLessThanOrEqual(max);
         expect(got.gridZoom, `max ${max}, zoom ${zoom}`).toBe(expected.gridZoom);
         expect(got.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency])).toEqual(expected.clusters.map((c) => [c.tile, c.count, c.price_from, c.currency]));
       }
     }
-    expect(clusterProjects(snapshot, found.order, 22, 1, keyPricing(0)).gridZoom, 'one cluster for the whole catalogue').toBeLessThan(10);
+    expect(clusterProjects(snapshot, found.matches, 22, 1, keyPricing(0)).gridZoom, 'one cluster for the whole catalogue').toBeLessThan(10);
   });
 
   it('a viewport is required, zoom 0 to 22: 400s naming the parameter; another agency\u2019s view and a bad key as GET /projects', async () => {

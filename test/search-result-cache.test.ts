@@ -8,12 +8,13 @@ import { parseProjectsQuery } from '../src/contract/projects-query.js';
 import { ProjectsQuery } from '../src/contract/schemas/projects.js';
 import { findActiveKeyByHash } from '../src/queries/api-keys.js';
 import type { KeyScope } from '../src/domain/key-scope.js';
-import { findProjects } from '../src/search/find-projects.js';
+import { findProjects, type FoundProjects } from '../src/search/find-projects.js';
 import { RESULT_CACHE_SEEN_BYTES, ResultCache } from '../src/search/result-cache.js';
 import type { Snapshot } from '../src/search/snapshot.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { catalogueBundle, priceVectorArb, scenarioArb, type Query } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, type ReferenceCatalogue } from './helpers/projects-reference.js';
+import { Matches } from '../src/search/matches.js';
 
 /*
  * The result cache (src/search/result-cache.ts) is a fast path: a search asked again is answered from
@@ -60,13 +61,15 @@ describe('search result cache (pglite)', () => {
       return false; // a combination the parser refuses (tested elsewhere)
     }
     const context = { amenitiesRadiusM: radius };
-    const fresh = findProjects(snapshot, scope, page, context, { cache: false });
+    // What an answer is made of: the page, the total and facets, and every match in order.
+    const answer = (found: FoundProjects) => ({ total: found.total, items: found.items, facets: found.facets, order: found.kept.matches.all() });
+    const fresh = answer(findProjects(snapshot, scope, page, context, { cache: false }));
     const text = `${label}: ${new URLSearchParams(query)} (vector ${scope.price_vector}, radius ${radius})`;
     // The first ask may be answered by a kept result (under a key the search shares with an earlier one)...
-    expect(findProjects(snapshot, scope, page, context), text).toEqual(fresh);
+    expect(answer(findProjects(snapshot, scope, page, context)), text).toEqual(fresh);
     // ...the second is kept (a result is kept from its second sighting), the third is served from it.
     findProjects(snapshot, scope, page, context);
-    expect(findProjects(snapshot, scope, page, context), `${text}, kept`).toEqual(fresh);
+    expect(answer(findProjects(snapshot, scope, page, context)), `${text}, kept`).toEqual(fresh);
     return true;
   }
 
@@ -185,20 +188,20 @@ describe('search result cache (pglite)', () => {
   it('is bounded: the least recently used searches go first', () => {
     const cache = new ResultCache(3, 1 << 20);
     // Each offered twice: a result is kept from its second sighting.
-    for (let k = 0; k < 5; k++) for (let ask = 0; ask < 2; ask++) cache.offer(`search ${k}`, { order: new Int32Array(10) });
+    for (let k = 0; k < 5; k++) for (let ask = 0; ask < 2; ask++) cache.offer(`search ${k}`, { matches: Matches.listed(new Int32Array(10), 10) });
     expect(cache.size).toBe(3);
     expect(cache.get('search 0')).toBeUndefined();
     expect(cache.get('search 4')).toBeDefined();
     // Searches seen once are bounded in bytes of keys too (a drawn shape's key is tens of kB).
     const huge = new ResultCache();
-    for (let k = 0; k < 200; k++) huge.offer(`${k} ${'5'.repeat(40_000)}`, { order: new Int32Array(1) });
+    for (let k = 0; k < 200; k++) huge.offer(`${k} ${'5'.repeat(40_000)}`, { matches: Matches.listed(new Int32Array(1), 1) });
     expect(huge.seenBytes).toBeGreaterThan(RESULT_CACHE_SEEN_BYTES / 2);
     expect(huge.seenBytes).toBeLessThanOrEqual(RESULT_CACHE_SEEN_BYTES);
-    huge.offer('asked twice', { order: new Int32Array(1) });
-    huge.offer('asked twice', { order: new Int32Array(1) });
+    huge.offer('asked twice', { matches: Matches.listed(new Int32Array(1), 1) });
+    huge.offer('asked twice', { matches: Matches.listed(new Int32Array(1), 1) });
     expect(huge.get('asked twice')).toBeDefined();
     const bytes = new ResultCache(100, 12_000); // each entry counts ~5 kB (4 kB of list, key, envelope allowance)
-    for (let k = 0; k < 10; k++) for (let ask = 0; ask < 2; ask++) bytes.offer(`big ${k}`, { order: new Int32Array(1_000) });
+    for (let k = 0; k < 10; k++) for (let ask = 0; ask < 2; ask++) bytes.offer(`big ${k}`, { matches: Matches.listed(new Int32Array(1_000), 1_000) });
     expect(bytes.size).toBe(2);
   });
 

@@ -2,6 +2,7 @@ import { compareAedValue } from '../domain/currency.js';
 import { MAX_ZOOM, mercatorX, mercatorY, tileAt, tileIndex } from '../domain/geo.js';
 import type { KeyPricing } from '../domain/pricing.js';
 import { shownPrice, type DisplayPrices } from './display-prices.js';
+import type { Matches } from './matches.js';
 import type { Snapshot } from './snapshot.js';
 import type { WhatMatched } from './what-matched.js';
 import { perSnapshot } from './per-snapshot.js';
@@ -88,26 +89,6 @@ const tilesOf = perSnapshot(({ projects: { latitude, longitude } }) => ({
   y: Int32Array.from(latitude, (lat) => tileIndex(mercatorY(lat), MAX_ZOOM)),
 }));
 
-/** membersInIdOrder's marks, grown to the largest snapshot seen (a pass runs to its end without yielding). */
-let marks = new Uint8Array(0);
-
-/**
- * The matches in snapshot order, which is id order: marked, then read in one walk of the snapshot's
- * indexes (a typed array's sort of L's 2,665 Dubai matches cost more than this walk of all 5,000).
- */
-function membersInIdOrder(matches: Int32Array, count: number): Int32Array {
-  if (marks.length < count) marks = new Uint8Array(count);
-  for (let k = 0; k < matches.length; k++) marks[matches[k]] = 1;
-  const members = new Int32Array(matches.length);
-  let next = 0;
-  for (let i = 0; i < count && next < members.length; i++) {
-    if (marks[i] === 0) continue;
-    marks[i] = 0;
-    members[next++] = i;
-  }
-  return members;
-}
-
 /**
  * `matched` (with `match=true`) adds each cluster's `match`: the members' matching units summed, the
  * lowest of their match prices chosen by value as `price_from` is (so across currencies by value in
@@ -115,7 +96,7 @@ function membersInIdOrder(matches: Int32Array, count: number): Int32Array {
  */
 export function clusterProjects(
   snapshot: Snapshot,
-  matches: Int32Array,
+  matches: Matches,
   zoom: number,
   maxClusters: number,
   pricing: KeyPricing,
@@ -128,7 +109,7 @@ export function clusterProjects(
   const priced = (i: number) => !Number.isNaN(minBaseCents[i]);
   // Members in id order: the sums, and so the centroids, do not depend on the search's sort. A
   // snapshot's projects are in id order, so this is their indexes' numeric order (a native sort).
-  const members = membersInIdOrder(matches, snapshot.projects.count);
+  const members = matches.inIdOrder();
   /** As GET /projects shows a price of project i (find-projects.ts): converted when `currency=` has a rate for it. */
   const priceOf = (i: number, cents: number): { price_from: number | null; currency: string | null } => {
     if (i < 0) return { price_from: null, currency: null };

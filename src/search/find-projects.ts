@@ -10,6 +10,7 @@ import { appendRawProperty } from '../contract/json-splice.js';
 import { projectsNamed } from './name-search.js';
 import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
+import { Matches } from './matches.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
@@ -68,13 +69,13 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
   const found = matchProjects(snapshot, scope, page, context, options);
 
   const { projects } = snapshot;
-  const { order } = found;
   const render = (): string => {
     // `match=true`: the page's items only, after paging (what-matched.ts).
     const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, display) : undefined;
     const items: string[] = [];
-    for (let k = page.offset; k < Math.min(page.offset + page.limit, order.length); k++) {
-      const i = order[k];
+    const shown = found.matches.page(page.offset, page.limit);
+    for (let k = 0; k < shown.length; k++) {
+      const i = shown[k];
       const converted = display?.from[projects.currencyIndex[i]];
       const price = shownPriceJson(projects.minBaseCents[i], pricing, converted);
       let item: string;
@@ -92,13 +93,10 @@ export function findProjects(snapshot: Snapshot, scope: ReadScope, page: Project
   };
   // With `match=true` a page walks its projects' units: kept with the search's result, made once.
   const items = page.match ? derivedOnce(found, `match page ${page.offset} ${page.limit}`, render) : render();
-  const result: FoundProjects = { total: order.length, items, kept: found };
+  const result: FoundProjects = { total: found.matches.total, items, kept: found };
   if (found.facets) result.facets = found.facets;
   return result;
 }
-
-/** search()'s gathering buffer, grown to the largest catalogue seen. */
-let scratch = new Int32Array(0);
 
 /** Every matching project in the page order, and the facet counts: the full pass over the snapshot. */
 function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): FoundList {
@@ -113,7 +111,7 @@ function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricin
   // (selected()); the sort's order then only reads this byte per project.
   const matched = counted?.matched ?? selected(visible, tests);
 
-  let order: Int32Array;
+  let matches: Matches;
   if (page.sort.key === 'distance') {
     const { lat, lng } = page.filters.geo!;
     const found: { index: number; distance: number }[] = [];
@@ -124,24 +122,13 @@ function search(snapshot: Snapshot, scope: ReadScope, page: ProjectsPage, pricin
     }
     const direction = page.sort.descending ? -1 : 1;
     found.sort((a, b) => (a.distance !== b.distance ? (a.distance < b.distance ? -direction : direction) : projects.id[a.index] - projects.id[b.index]));
-    order = Int32Array.from(found, (entry) => entry.index);
+    matches = Matches.listed(Int32Array.from(found, (entry) => entry.index), projects.count);
   } else {
     const orders = snapshot.orders[page.sort.key];
-    const sorted = page.sort.descending ? orders.descending : orders.ascending;
-    // The matches are gathered in a buffer kept between searches (a search runs to its end without
-    // yielding, so one at a time) and only they are copied out: one allocation per pass, not two.
-    if (scratch.length < sorted.length) scratch = new Int32Array(sorted.length);
-    let total = 0;
-    // Without a branch: each index is written, and kept by counting it (in no order of the
-    // projects' own, a branch on the byte was mispredicted about as often as not).
-    for (let k = 0; k < sorted.length; k++) {
-      const i = sorted[k];
-      scratch[total] = i;
-      total += matched[i];
-    }
-    order = scratch.slice(0, total);
+    // The page's projects are read off the sort order when asked (matches.ts).
+    matches = Matches.marked(matched, page.sort.descending ? orders.descending : orders.ascending);
   }
-  return counted ? { order, facets: counted.facets } : { order };
+  return counted ? { matches, facets: counted.facets } : { matches };
 }
 
 /** selected()'s marks, grown to the largest catalogue seen (a search runs to its end without yielding). */

@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
+import type { Matches } from './matches.js';
 import { perObject } from './per-object.js';
 
 /*
@@ -23,8 +24,8 @@ import { perObject } from './per-object.js';
  * its search is asked (see `seen`).
  */
 export interface FoundList {
-  /** Indices of the matching projects, in the page order. */
-  order: Int32Array;
+  /** The matching projects, in the page order. */
+  matches: Matches;
   facets?: ProjectFacets;
   /**
    * The route's serialized response with an empty items array: its total and facets are the same for
@@ -70,10 +71,10 @@ export class ResultCache {
     this.lists = new LRUCache<string, FoundList>({
       max: entries,
       maxSize: bytes,
-      // The list, the key (two bytes per UTF-16 unit) and the facet counts (measured: ~4 kB of objects
+      // The matches (their bytes and list at most: matches.ts), the key (two bytes per UTF-16 unit) and the facet counts (measured: ~4 kB of objects
       // for six facets on L; scripts/search-model-size.ts fills the cache and weighs it), and the
       // rendered envelope (a few hundred bytes, ~2 kB with six facets).
-      sizeCalculation: (found, key) => found.order.byteLength + key.length * 2 + (found.facets ? 4_096 : 0) + 1_024,
+      sizeCalculation: (found, key) => found.matches.weight + key.length * 2 + (found.facets ? 4_096 : 0) + 1_024,
     });
   }
 

@@ -265,6 +265,16 @@ export class UnitMatcher {
       for (let p = 0; p < count; p++) mask[p] &= +((buckets[p] & bedrooms) !== 0);
       return this.exact;
     }
+    if (priced && !checksStatuses && wantedBuckets.length === 1) {
+      // One bucket's bound decides (the typical search's `bedrooms=2&price_max=`): straight into the
+      // mask, without the union's scratch bytes and their second pass.
+      const mins = bucketColumn(summary, summary.bucketMin, wantedBuckets[0]);
+      const maxes = bucketColumn(summary, summary.bucketMax, wantedBuckets[0]);
+      if (!hasLow) for (let p = 0; p < count; p++) mask[p] &= +(mins[p] <= high);
+      else if (!hasHigh) for (let p = 0; p < count; p++) mask[p] &= +(maxes[p] >= low);
+      else for (let p = 0; p < count; p++) mask[p] &= +(mins[p] <= high) & +(maxes[p] >= low);
+      return this.exact;
+    }
     // 1 where a wanted cell can hold a match, over the wanted buckets (and statuses).
     const some = cellScratch(count);
     for (let k = 0; k < wantedBuckets.length; k++) {

@@ -40,10 +40,10 @@ export const projectClusterRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (a
         const prices = display && displayPrices(snapshot, request.auth.price_vector, display);
         const pricing = keyPricingOf(request.auth.price_vector);
         const matched = page.match ? new WhatMatched(snapshot, page.filters.units, pricing, prices) : undefined;
-        const { gridZoom, clusters } = clusterProjects(snapshot, found.order, zoom, MAX_CLUSTERS, pricing, prices, matched);
+        const { gridZoom, clusters } = clusterProjects(snapshot, found.matches, zoom, MAX_CLUSTERS, pricing, prices, matched);
         const { flatItem } = snapshot.projects;
         return ok({
-          total: found.order.length,
+          total: found.matches.total,
           zoom,
           grid_zoom: gridZoom,
           clusters: clusters.map(({ only, ...cluster }) => ({ ...cluster, project: only < 0 ? null : (JSON.parse(flatItem[only]) as ProjectClusters['clusters'][number]['project']) })),
