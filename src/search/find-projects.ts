@@ -11,6 +11,7 @@ import { projectsNamed } from './name-search.js';
 import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { Matches } from './matches.js';
+import { andInto } from './byte-masks.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
@@ -239,9 +240,8 @@ function keepInShape(mask: Uint8Array, drawn: (i: number) => boolean): void {
 /** The column form of a filter answered by a byte per project (1: passes). */
 const andBytes =
   (bytes: Uint8Array): Narrow =>
-  (mask) => {
-    for (let i = 0; i < mask.length; i++) mask[i] &= bytes[i];
-  };
+  (mask) =>
+    andInto(mask, bytes);
 
 interface Tests {
   /** The facet's own filter, when the request has one. */
@@ -299,9 +299,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   const flag = (value: boolean | undefined, column: Uint8Array) => {
     if (value === undefined) return undefined;
     const check = (i: number) => (column[i] === 1) === value;
-    columnForms.set(check, (mask) => {
-      for (let i = 0; i < mask.length; i++) mask[i] &= +((column[i] === 1) === value);
-    });
+    columnForms.set(check, (mask) => andInto(mask, column, !value));
     return check;
   };
   const facetTests: Record<ProjectFacet, ((i: number) => boolean) | undefined> = {

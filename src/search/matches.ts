@@ -1,3 +1,5 @@
+import { countOnes } from './byte-masks.js';
+
 /*
  * A search's matching projects, as its pages need them. The pass over the snapshot leaves one byte per
  * project (1: matches); the list in the sort's order is a walk of the sort order reading that byte.
@@ -32,9 +34,7 @@ export class Matches {
 
   /** From the pass's bytes (copied) and the sort order they are to be read in. */
   static marked(marks: Uint8Array, sorted: Int32Array): Matches {
-    let total = 0;
-    for (let i = 0; i < marks.length; i++) total += marks[i];
-    return new Matches(total, marks.slice(), undefined, sorted, sorted.length);
+    return new Matches(countOnes(marks), marks.slice(), undefined, sorted, sorted.length);
   }
 
   /** From the list itself, already in the page order (the distance sort makes it so), of a snapshot of `count` projects. */

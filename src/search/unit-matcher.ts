@@ -5,6 +5,7 @@ import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketAt, bucketColumn, bucketOf, cellColumn, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
 import { priceWindowMasks, tagPriceRanges } from './tag-price-ranges.js';
+import { andInto, keepAtLeast, keepAtMost } from './byte-masks.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -268,11 +269,8 @@ export class UnitMatcher {
     if (priced && !checksStatuses && wantedBuckets.length === 1) {
       // One bucket's bound decides (the typical search's `bedrooms=2&price_max=`): straight into the
       // mask, without the union's scratch bytes and their second pass.
-      const mins = bucketColumn(summary, summary.bucketMin, wantedBuckets[0]);
-      const maxes = bucketColumn(summary, summary.bucketMax, wantedBuckets[0]);
-      if (!hasLow) for (let p = 0; p < count; p++) mask[p] &= +(mins[p] <= high);
-      else if (!hasHigh) for (let p = 0; p < count; p++) mask[p] &= +(maxes[p] >= low);
-      else for (let p = 0; p < count; p++) mask[p] &= +(mins[p] <= high) & +(maxes[p] >= low);
+      if (hasHigh) keepAtMost(mask, bucketColumn(summary, summary.bucketMin, wantedBuckets[0]), high);
+      if (hasLow) keepAtLeast(mask, bucketColumn(summary, summary.bucketMax, wantedBuckets[0]), low);
       return this.exact;
     }
     // 1 where a wanted cell can hold a match, over the wanted buckets (and statuses).
@@ -295,7 +293,7 @@ export class UnitMatcher {
         else for (let p = 0; p < count; p++) some[p] |= +(mins[p] <= high) & +(maxes[p] >= low);
       }
     }
-    for (let p = 0; p < count; p++) mask[p] &= some[p];
+    andInto(mask, some);
     return this.exact;
   }
 
