@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { boxOf, inBox, inShape, MAX_ZOOM, mercatorX, mercatorY, selfIntersection, shapeTest, tileAt, tileIndex, type LngLatRing, type LngLatShape } from '../src/domain/geo.js';
 import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon } from '../src/domain/project-filters.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
+import { gridShapeTest } from '../src/search/shape-grid.js';
 
 const polygon = (text: string): LngLatShape => parsePolygon(text);
 
@@ -248,6 +249,36 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
       }),
       { numRuns: 300, seed: 24 },
     );
+  });
+
+  it('the search\'s grid over a shape (src/search/shape-grid.ts) gives shapeTest\'s answer, at Dubai\'s scale too, on and next to the edges', () => {
+    const pointArb = fc.tuple(fc.double({ min: -22, max: 22, noNaN: true }), fc.double({ min: -22, max: 22, noNaN: true }));
+    // Points next to the edges: an edge point moved by a hair (the cells near an edge must send them to the exact test).
+    const nudges = [0, 1e-13, -1e-13, 1e-11, -1e-11, 1e-9, -1e-9, 1e-7, -1e-7];
+    let inside = 0;
+    fc.assert(
+      fc.property(shapeArb, fc.array(pointArb, { maxLength: 20 }), fc.constantFrom(1, 0.004), fc.nat(), (unscaled, extra, scale, pick) => {
+        // At scale 0.004 the shape is a few km across, around (55.27, 25.2), as a drawn shape on the map is.
+        const at = (x: number, y: number): [number, number] => (scale === 1 ? [x, y] : [55.27 + x * scale, 25.2 + y * scale]);
+        const ring = ({ xs, ys }: LngLatRing): LngLatRing => {
+          const points = xs.map((x, i) => at(x, ys[i]));
+          return { xs: points.map(([x]) => x), ys: points.map(([, y]) => y), box: boxOf(points.map(([x]) => x), points.map(([, y]) => y)) };
+        };
+        const polygons = unscaled.polygons.map(({ outer, holes }) => ({ outer: ring(outer), holes: holes.map(ring) }));
+        const shape: LngLatShape = { polygons, box: boxOf(polygons.flatMap((p) => p.outer.xs), polygons.flatMap((p) => p.outer.ys)) };
+        const exact = shapeTest(shape);
+        const grid = gridShapeTest(shape);
+        const points = probes(unscaled, extra).map(([x, y]) => at(x, y));
+        for (const [x, y] of [...points]) for (const nudge of nudges) points.push([x + nudge * ((pick % 3) - 1 || 1), y + nudge]);
+        for (const [x, y] of points) {
+          const expected = exact(x, y);
+          inside += +expected;
+          expect(grid(x, y), `${x},${y}`).toBe(expected);
+        }
+      }),
+      { numRuns: 300, seed: 44 },
+    );
+    expect(inside).toBeGreaterThan(1_000);
   });
 
   it('falls back to the walk of every edge on a ring of long zigzags, with the same answers', () => {

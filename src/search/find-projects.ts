@@ -1,6 +1,6 @@
 import { compareDecimalTexts } from '../domain/decimal.js';
 import { bedroomsName, isFilterable, UNIT_STATUS_NAMES } from '../domain/code-names.js';
-import { clearOutsideBox, haversineM, inBox, shapeTest, type LngLatBox } from '../domain/geo.js';
+import { haversineM, inBox, type LngLatBox } from '../domain/geo.js';
 import { type FacetName, type HandoverBound, type ProjectFilters, type ProjectsPage } from '../domain/project-filters.js';
 import type { ReadScope } from '../domain/currency.js';
 import type { KeyPricing } from '../domain/pricing.js';
@@ -12,6 +12,8 @@ import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from 
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { Matches } from './matches.js';
 import { andInto } from './byte-masks.js';
+import { gridShapeTest } from './shape-grid.js';
+import { keepInBox } from './box-filter.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
@@ -261,10 +263,10 @@ interface Tests {
 }
 
 /*
- * Each drawn shape's test (its rings' latitude lists, geo.ts), made once per shape: a shape asked again
+ * Each drawn shape's test (a grid over its rings' latitude lists: shape-grid.ts, geo.ts), made once per shape: a shape asked again
  * is the same object (src/contract/parsed-shapes.ts), so its test goes with it when it is no longer kept.
  */
-const drawnShapeTest = perObject(shapeTest);
+const drawnShapeTest = perObject(gridShapeTest);
 
 function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
   const p = snapshot.projects;
@@ -348,7 +350,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
       return haversineM(lat, lng, plat, plng) <= radiusM;
     });
   }
-  const inBoxColumn = (box: LngLatBox): Narrow => (mask) => clearOutsideBox(mask, p.longitude, p.latitude, box);
+  const inBoxColumn = (box: LngLatBox): Narrow => (mask) => keepInBox(mask, p, box);
   if (filters.bbox) {
     const box = filters.bbox;
     // NaN (no coordinates) fails every comparison: never inside.

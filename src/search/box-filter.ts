@@ -1,0 +1,60 @@
+import { clearOutsideBox, type LngLatBox } from '../domain/geo.js';
+import { andInto } from './byte-masks.js';
+import { perObject } from './per-object.js';
+import type { ProjectColumns } from './snapshot.js';
+
+/*
+ * The column form of a box (`bbox`, and a drawn shape's box): clears mask[i] for each project outside
+ * it, as geo.ts's inBox decides (edges inside, no coordinates never inside). A box on the map holds a
+ * band of latitudes: the projects in latitude order (made once per snapshot) give the band's projects
+ * by two binary searches, and only they are tested for longitude, where the scan read both coordinates
+ * of every project (at 20,000 projects, 320 kB a search: the bench's star box 60-80 µs, docs/performance.md,
+ * stop 44). A band holding most projects is scanned as before: read in latitude order, the longitudes
+ * are read at random.
+ */
+
+/** A snapshot's coordinate columns (its `projects`). */
+type Coordinates = Pick<ProjectColumns, 'longitude' | 'latitude' | 'count'>;
+
+/** The projects with a latitude, in latitude order, and those latitudes: per snapshot (its columns object). */
+const byLatitude = perObject(({ latitude, count }: Coordinates) => {
+  const order = Int32Array.from({ length: count }, (_, i) => i).filter((i) => !Number.isNaN(latitude[i]));
+  order.sort((a, b) => latitude[a] - latitude[b]);
+  return { order, latitudes: Float64Array.from(order, (i) => latitude[i]) };
+});
+
+/** The first k with values[k] >= bound (or > bound when `after`); values ascending. */
+function firstFrom(values: Float64Array, bound: number, after: boolean): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (after ? values[middle] <= bound : values[middle] < bound) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The band's bytes, grown to the largest snapshot seen (a search runs to its end without yielding). */
+let inside = new Uint8Array(0);
+
+export function keepInBox(mask: Uint8Array, projects: Coordinates, box: LngLatBox): void {
+  const { longitude, latitude } = projects;
+  const { order, latitudes } = byLatitude(projects);
+  const from = firstFrom(latitudes, box.south, false);
+  const to = firstFrom(latitudes, box.north, true);
+  if ((to - from) * 2 > mask.length) {
+    clearOutsideBox(mask, longitude, latitude, box);
+    return;
+  }
+  if (inside.length < mask.length) inside = new Uint8Array(mask.length);
+  const band = inside.subarray(0, mask.length);
+  band.fill(0);
+  const { west, east } = box;
+  for (let k = from; k < to; k++) {
+    const i = order[k];
+    const lng = longitude[i];
+    band[i] = +(lng >= west) & +(lng <= east);
+  }
+  andInto(mask, band);
+}
