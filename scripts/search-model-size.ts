@@ -66,7 +66,7 @@ try {
   const builds: number[] = [];
   const stages: string[] = [];
   const links = linkBuilder(undefined);
-  let model = await SearchModel.create(database.db, { links, nearbyInMemory: values['nearby-in-memory'] });
+  let model = await SearchModel.create(database.db, { links, nearbyInMemory: values['nearby-in-memory'], concurrentReads: database.driver === 'postgres' });
   builds.push(model.current().buildMs);
   const held = usedBytes() - before;
   for (let i = 1; i < Number(values.builds); i++) {

@@ -93,6 +93,7 @@ export async function serveDatabase(config: Config, database: Database, options:
   const search = await SearchModel.create(database.db, {
     links: linkBuilder(config.staticBaseUrl),
     nearbyInMemory: config.nearbyInMemory,
+    concurrentReads: database.driver === 'postgres',
     changes,
     readFrom: async () => (await readerAfterLatestCommit(database)).db,
     onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),

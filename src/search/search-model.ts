@@ -25,6 +25,8 @@ export interface SearchModelOptions {
   links: LinkBuilder;
   /** Keep GET /projects/{id}'s nearby block in each snapshot (NEARBY_IN_MEMORY; default off). */
   nearbyInMemory?: boolean;
+  /** The database serves several connections (PostgreSQL, not PGlite): see SnapshotOptions. */
+  concurrentReads?: boolean;
   changes?: Pick<ChangeSignal, 'subscribe' | 'catalogueVersion'>;
   /** A refresh asked for by a signal failed (the previous snapshot stays in service). */
   onError?: (error: unknown) => void;
@@ -53,7 +55,7 @@ export class SearchModel {
 
   /** Builds the first snapshot; the process should not listen before this resolves. */
   static async create(db: Kysely<DB>, options: SearchModelOptions): Promise<SearchModel> {
-    const model = new SearchModel(db, options, await timedBuild(db, { links: options.links, nearbyInMemory: options.nearbyInMemory, generation: 1 }));
+    const model = new SearchModel(db, options, await timedBuild(db, { links: options.links, nearbyInMemory: options.nearbyInMemory, concurrentReads: options.concurrentReads, generation: 1 }));
     options.changes?.subscribe((change) => {
       if (change.kind === 'access') return;
       model.refresh().catch((error: unknown) => options.onError?.(error));
@@ -144,7 +146,12 @@ export class SearchModel {
 
   private async rebuild(): Promise<void> {
     const db = this.options.readFrom ? await this.options.readFrom() : this.db;
-    const next = await timedBuild(db, { links: this.options.links, nearbyInMemory: this.options.nearbyInMemory, generation: this.snapshot.generation + 1 });
+    const next = await timedBuild(db, {
+      links: this.options.links,
+      nearbyInMemory: this.options.nearbyInMemory,
+      concurrentReads: this.options.concurrentReads,
+      generation: this.snapshot.generation + 1,
+    });
     this.snapshot = next;
   }
 }

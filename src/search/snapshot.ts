@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { inSnapshotOf } from '../db/same-snapshot.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../domain/catalogue-codes.js';
 import { parseDecimal } from '../domain/decimal.js';
 import { SORT_KEYS, type FacetName, type SortKey } from '../domain/project-filters.js';
@@ -178,6 +179,11 @@ export interface SnapshotOptions {
   generation: number;
   /** Keep GET /projects/{id}'s nearby block (NEARBY_IN_MEMORY); off: the route reads it with SQL. */
   nearbyInMemory?: boolean;
+  /**
+   * Read the units on a second connection while the projects are read (PostgreSQL: the database runs
+   * both at once). Off for PGlite, whose one connection would run them one after the other anyway.
+   */
+  concurrentReads?: boolean;
 }
 
 /** Projects whose nearby links are read at once (L: ~900 links of ~20 bytes of text each per project). */
@@ -198,11 +204,14 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
-      // One after the other: a transaction has one connection. The version first: it fixes the
-      // transaction's snapshot, so the rows read next are exactly those of that version.
+      // The version first: it fixes the transaction's snapshot, so the rows read next are exactly
+      // those of that version. A transaction has one connection: with concurrentReads the units are
+      // read on another one, in this transaction's snapshot (inSnapshotOf), while this one reads the
+      // projects; at 20,000 projects each read is ~1.1-1.3 s of the database's time.
       const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
+      const unitsBeside = options.concurrentReads ? await inSnapshotOf(trx, db, readSearchUnits) : undefined;
       const projectRows = stage('read projects', await readSearchProjects(trx));
-      const unitRows = stage('read units', await readSearchUnits(trx));
+      const unitRows = stage('read units', await (unitsBeside?.rows ?? readSearchUnits(trx)));
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);

@@ -49,7 +49,13 @@ export async function createTestApp(
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   if (bundle) await importBundle(database.db, bundle, { facilityLinkRadiusM: config.facilityLinkRadiusM });
   const changes = await openChangeSignal(database);
-  const search = await SearchModel.create(database.db, { links: linkBuilder(config.staticBaseUrl), changes, nearbyInMemory: config.nearbyInMemory });
+  const search = await SearchModel.create(database.db, {
+    links: linkBuilder(config.staticBaseUrl),
+    changes,
+    nearbyInMemory: config.nearbyInMemory,
+    // As the service does (src/server.ts): on PostgreSQL the units are read beside the projects.
+    concurrentReads: database.driver === 'postgres',
+  });
   const details = detailCaches(database, linkBuilder(config.staticBaseUrl), detailCacheBounds(config.detailCacheMb));
   const app = await buildApp({ database, config, search, logger: false, changes, details, ...appOptions });
   await app.ready();
