@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { andInto, countOnes, keepAtLeast, keepAtMost } from '../src/search/byte-masks.js';
+import { andInto, countOnes, keepAtLeast, keepAtMost, keepWhere } from '../src/search/byte-masks.js';
 
 /*
  * The mask loops read as words (src/search/byte-masks.ts) against the byte loops they replace, on
@@ -34,6 +34,12 @@ describe('byte masks', () => {
         const most = at(mask, maskOffset);
         keepAtMost(most, column, bound);
         expect(Array.from(most), label).toEqual(mask.map((v, i) => v & +(values[i] <= bound)));
+        // keepWhere asks only the projects still in, and clears those failing the test (here: other's byte).
+        const asked: number[] = [];
+        const where = at(mask, maskOffset);
+        keepWhere(where, (i) => (asked.push(i), other[i] === 1));
+        expect(Array.from(where), label).toEqual(mask.map((v, i) => v & other[i]));
+        expect(asked, label).toEqual(mask.flatMap((v, i) => (v === 1 ? [i] : [])));
         const least = at(mask, maskOffset);
         keepAtLeast(least, column, bound);
         expect(Array.from(least), label).toEqual(mask.map((v, i) => v & +(values[i] >= bound)));

@@ -71,3 +71,21 @@ export function keepAtLeast(mask: Uint8Array, values: Float64Array, bound: numbe
   }
   for (; p < mask.length; p++) mask[p] &= +(values[p] >= bound);
 }
+
+/**
+ * Clears mask[i] where it is 1 and test(i) fails, asking only the projects still in: four bytes at a
+ * time are skipped while they are all 0 (for a mask with few projects left).
+ */
+export function keepWhere(mask: Uint8Array, test: (i: number) => boolean): void {
+  let i = 0;
+  if ((mask.byteOffset & 3) === 0) {
+    const words = mask.length >>> 2;
+    const from = wordsOf(mask, words);
+    for (let j = 0; j < words; j++) {
+      if (from[j] === 0) continue;
+      for (let k = j << 2; k < (j + 1) << 2; k++) if (mask[k] === 1 && !test(k)) mask[k] = 0;
+    }
+    i = words << 2;
+  }
+  for (; i < mask.length; i++) if (mask[i] === 1 && !test(i)) mask[i] = 0;
+}

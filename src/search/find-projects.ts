@@ -11,7 +11,7 @@ import { projectsNamed } from './name-search.js';
 import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from './display-prices.js';
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { Matches } from './matches.js';
-import { andInto } from './byte-masks.js';
+import { andInto, countOnes, keepWhere } from './byte-masks.js';
 import { gridShapeTest } from './shape-grid.js';
 import { keepInBox } from './box-filter.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
@@ -151,10 +151,20 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   const mask = marks.subarray(0, visible.length);
   mask.set(visible);
   narrowAll(mask, tests.own.concat(tests.rest));
-  tests.units.keepMatching(mask);
-  if (tests.drawn) keepInShape(mask, tests.drawn);
+  const { units, drawn } = tests;
+  if (units.active && countOnes(mask) * FEW < mask.length) {
+    // Few projects left (a map's area, a name): the unit-level filters and the drawn shape are asked
+    // of them alone, where the unit summary's column form reads every project's bounds.
+    keepWhere(mask, drawn ? (i) => drawn(i) && units.matches(i) : (i) => units.matches(i));
+    return mask;
+  }
+  units.keepMatching(mask);
+  if (drawn) keepInShape(mask, drawn);
   return mask;
 }
+
+/** selected() asks the unit-level filters project by project when under 1/FEW of the catalogue is left. */
+const FEW = 8;
 
 /** A filter's column form: clears mask[i] for each project i that fails it. */
 type Narrow = (mask: Uint8Array) => void;
