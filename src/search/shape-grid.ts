@@ -16,6 +16,7 @@ import { inBox, shapeTest, type LngLatShape } from '../domain/geo.js';
  */
 
 const SIDE = 64;
+const PIECES_PER_CELL = 4;
 const MARGIN = 1e-9;
 /** Below this cell size (degrees) the widened edges would cover the grid: the exact test alone. */
 const SMALLEST_CELL = 1e-7;
@@ -41,15 +42,18 @@ export function gridShapeTest(shape: LngLatShape): (px: number, py: number) => b
   const mark = (x1: number, y1: number, x2: number, y2: number) => {
     const rowTo = row(Math.max(y1, y2) + MARGIN);
     const columnTo = column(Math.max(x1, x2) + MARGIN);
-    for (let r = row(Math.min(y1, y2) - MARGIN); r <= rowTo; r++) cells.fill(EDGE, r * SIDE + column(Math.min(x1, x2) - MARGIN), r * SIDE + columnTo + 1);
+    const columnFrom = column(Math.min(x1, x2) - MARGIN);
+    // A loop, not fill(): the ranges are a cell or two, where fill's call costs more than the writes.
+    for (let r = row(Math.min(y1, y2) - MARGIN); r <= rowTo; r++) for (let c = columnFrom; c <= columnTo; c++) cells[r * SIDE + c] = EDGE;
   };
   for (const { outer, holes } of shape.polygons) {
     for (const { xs, ys } of [outer, ...holes]) {
       for (let i = 0; i < xs.length; i++) {
         const j = i === 0 ? xs.length - 1 : i - 1;
-        // A long edge in pieces of at most a cell each way, so that its cells, not its box's, are marked
-        // (a piece's computed ends are within rounding of the edge: far inside MARGIN).
-        const pieces = Math.min(2 * SIDE, Math.ceil(Math.max(Math.abs(xs[i] - xs[j]) * perX, Math.abs(ys[i] - ys[j]) * perY)) + 1);
+        // An edge in pieces of at most a quarter of a cell each way, so that about the cells it crosses
+        // are marked, not its box's (a piece's box reaches a neighbour only near a cell's side); a
+        // piece's computed ends are within rounding of the edge, far inside MARGIN.
+        const pieces = Math.min(PIECES_PER_CELL * SIDE, Math.ceil(PIECES_PER_CELL * Math.max(Math.abs(xs[i] - xs[j]) * perX, Math.abs(ys[i] - ys[j]) * perY)) + 1);
         for (let k = 0; k < pieces; k++) {
           const from = k / pieces;
           const to = (k + 1) / pieces;
