@@ -94,6 +94,7 @@ export async function serveDatabase(config: Config, database: Database, options:
     links: linkBuilder(config.staticBaseUrl),
     nearbyInMemory: config.nearbyInMemory,
     concurrentReads: database.driver === 'postgres',
+    onConcurrentReadFailed: (error) => log?.warn({ err: error }, 'search snapshot: the units could not be read on a second connection; read in turn'),
     changes,
     readFrom: async () => (await readerAfterLatestCommit(database)).db,
     onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),

@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inSnapshotOf } from '../src/db/same-snapshot.js';
+import { openDatabase } from '../src/db/database.js';
+import { linkBuilder } from '../src/contract/links.js';
+import { buildSnapshot } from '../src/search/snapshot.js';
+import { importBundle } from '../src/import/import-bundle.js';
+import { oneUnitCatalogue } from './helpers/fixtures.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';
 
 /*
@@ -39,6 +44,25 @@ describe.runIf(process.env.TEST_DATABASE_URL)('inSnapshotOf (postgres)', () => {
     expect(seen.beside.backend, 'another connection').not.toBe(seen.own);
     expect(await version(db)).toBe(seen.before + 1);
   });
+
+  it('a build whose second connection cannot start reads in turn: the same snapshot, and the failure reported', async () => {
+    await importBundle(t.database.db, oneUnitCatalogue(), { facilityLinkRadiusM: 10_000 });
+    const links = linkBuilder(undefined);
+    const inTurn = await buildSnapshot(t.database.db, { links, generation: 1 });
+    // A pool of one connection: the build's transaction holds it, the second waits out the pool's
+    // connection timeout (src/db/database.ts) and fails.
+    const one = await openDatabase({ databaseUrl: t.url, poolSize: 1 });
+    try {
+      const failures: unknown[] = [];
+      const beside = await buildSnapshot(one.db, { links, generation: 1, concurrentReads: true, onConcurrentReadFailed: (error) => failures.push(error) });
+      expect(failures).toHaveLength(1);
+      expect(beside.units.count).toBeGreaterThan(0);
+      expect(Array.from(beside.units.id)).toEqual(Array.from(inTurn.units.id));
+      expect(beside.catalogueVersion).toBe(inTurn.catalogueVersion);
+    } finally {
+      await one.close();
+    }
+  }, 30_000);
 
   it('a failing read fails where it is awaited, and leaves nothing unhandled', async () => {
     const db = t.database.db;

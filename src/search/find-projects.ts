@@ -144,7 +144,9 @@ let facetBuffers = { matched: new Uint8Array(0), found: new Int32Array(0) };
  * filter's column form, then by the unit summary's (which may decide the unit-level filters alone),
  * the units of the projects left, and the drawn shape last. Each stage reads its columns front to back:
  * a pass in the sort's order read every column at random (at 20,000 projects, outside the processor's
- * caches) and called a chain of closures per project.
+ * caches) and called a chain of closures per project. When few projects are left after the
+ * project-level filters, the shape (a grid read, mostly) and then the unit-level filters are asked of
+ * each of them instead.
  */
 function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   if (marks.length < visible.length) marks = new Uint8Array(visible.length);
@@ -266,15 +268,17 @@ interface Tests {
   units: UnitMatcher;
   /**
    * Inside the drawn polygon (its box is among the project-level checks). Apart, and run after the
-   * unit-level filters, because walking the shape's edges (50 for the bench's star) costs more than
-   * the unit summary's answer for the typical search, which turns most of the box's projects away.
+   * unit summary's column pass, because the shape's test (a grid read, or a walk of the edges near
+   * the point) costs more than the summary's answer for the typical search, which turns most of the
+   * box's projects away; on the few-projects path (selected()) it comes first, before the units.
    */
   drawn?: (i: number) => boolean;
 }
 
 /*
- * Each drawn shape's test (a grid over its rings' latitude lists: shape-grid.ts, geo.ts), made once per shape: a shape asked again
- * is the same object (src/contract/parsed-shapes.ts), so its test goes with it when it is no longer kept.
+ * Each drawn shape's test (a grid over the shape's box, backed by the exact test of its rings'
+ * latitude lists: shape-grid.ts, geo.ts), made once per shape: a shape asked again is the same object (src/contract/parsed-shapes.ts),
+ * so its test goes with it when it is no longer kept.
  */
 const drawnShapeTest = perObject(gridShapeTest);
 

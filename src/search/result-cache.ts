@@ -103,6 +103,9 @@ export class ResultCache {
   offer(key: string, found: FoundList): void {
     if (this.seen.has(key)) {
       this.seen.delete(key);
+      // The full list now (the next ask would make it): its weight is then what the entry holds for
+      // as long as it is kept (the size is taken once, here), without the bytes it was made from.
+      found.matches.all();
       this.lists.set(key, found);
     } else {
       this.seen.set(key, true);

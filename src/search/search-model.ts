@@ -27,6 +27,8 @@ export interface SearchModelOptions {
   nearbyInMemory?: boolean;
   /** The database serves several connections (PostgreSQL, not PGlite): see SnapshotOptions. */
   concurrentReads?: boolean;
+  /** A build's second read failed and it read in turn (SnapshotOptions.onConcurrentReadFailed). */
+  onConcurrentReadFailed?: (error: unknown) => void;
   changes?: Pick<ChangeSignal, 'subscribe' | 'catalogueVersion'>;
   /** A refresh asked for by a signal failed (the previous snapshot stays in service). */
   onError?: (error: unknown) => void;
@@ -55,7 +57,13 @@ export class SearchModel {
 
   /** Builds the first snapshot; the process should not listen before this resolves. */
   static async create(db: Kysely<DB>, options: SearchModelOptions): Promise<SearchModel> {
-    const model = new SearchModel(db, options, await timedBuild(db, { links: options.links, nearbyInMemory: options.nearbyInMemory, concurrentReads: options.concurrentReads, generation: 1 }));
+    const model = new SearchModel(db, options, await timedBuild(db, {
+        links: options.links,
+        nearbyInMemory: options.nearbyInMemory,
+        concurrentReads: options.concurrentReads,
+        onConcurrentReadFailed: options.onConcurrentReadFailed,
+        generation: 1,
+      }));
     options.changes?.subscribe((change) => {
       if (change.kind === 'access') return;
       model.refresh().catch((error: unknown) => options.onError?.(error));
@@ -150,6 +158,7 @@ export class SearchModel {
       links: this.options.links,
       nearbyInMemory: this.options.nearbyInMemory,
       concurrentReads: this.options.concurrentReads,
+      onConcurrentReadFailed: this.options.onConcurrentReadFailed,
       generation: this.snapshot.generation + 1,
     });
     this.snapshot = next;

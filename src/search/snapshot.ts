@@ -184,6 +184,8 @@ export interface SnapshotOptions {
    * both at once). Off for PGlite, whose one connection would run them one after the other anyway.
    */
   concurrentReads?: boolean;
+  /** The second connection's read failed and the units were read in turn (the build goes on). */
+  onConcurrentReadFailed?: (error: unknown) => void;
 }
 
 /** Projects whose nearby links are read at once (L: ~900 links of ~20 bytes of text each per project). */
@@ -211,7 +213,15 @@ export async function buildSnapshot(db: Kysely<DB>, options: SnapshotOptions): P
       const state = await trx.selectFrom('catalogue_state').select('version').where('id', '=', 1).executeTakeFirst();
       const unitsBeside = options.concurrentReads ? await inSnapshotOf(trx, db, readSearchUnits) : undefined;
       const projectRows = stage('read projects', await readSearchProjects(trx));
-      const unitRows = stage('read units', await (unitsBeside?.rows ?? readSearchUnits(trx)));
+      // Beside the projects, what is left of the units' read is its wait here ('read units' then
+      // measures that); a second transaction that could not start: read in turn, as PGlite does.
+      const unitRows = stage(
+        'read units',
+        await (unitsBeside?.rows.catch((error: unknown) => {
+          options.onConcurrentReadFailed?.(error);
+          return readSearchUnits(trx);
+        }) ?? readSearchUnits(trx)),
+      );
       const developerRows = await readSearchDevelopers(trx);
       const lowerCase = await readLowerCaseTable(trx);
       const facetNames = await readFacetNames(trx);
