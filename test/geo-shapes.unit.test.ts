@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { boxOf, inBox, inShape, MAX_ZOOM, mercatorX, mercatorY, selfIntersection, shapeTest, tileAt, tileIndex, type LngLatRing, type LngLatShape } from '../src/domain/geo.js';
 import { FilterError, MAX_POLYGON_VERTICES, parseBbox, parsePolygon } from '../src/domain/project-filters.js';
 import { parseProjectsQuery } from '../src/contract/projects-query.js';
-import { gridShapeTest } from '../src/search/shape-grid.js';
+import { shapeGrid } from '../src/search/shape-grid.js';
 
 const polygon = (text: string): LngLatShape => parsePolygon(text);
 
@@ -267,13 +267,22 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
         const polygons = unscaled.polygons.map(({ outer, holes }) => ({ outer: ring(outer), holes: holes.map(ring) }));
         const shape: LngLatShape = { polygons, box: boxOf(polygons.flatMap((p) => p.outer.xs), polygons.flatMap((p) => p.outer.ys)) };
         const exact = shapeTest(shape);
-        const grid = gridShapeTest(shape);
+        const grid = shapeGrid(shape);
         const points = probes(unscaled, extra).map(([x, y]) => at(x, y));
         for (const [x, y] of [...points]) for (const nudge of nudges) points.push([x + nudge * ((pick % 3) - 1 || 1), y + nudge]);
         // One comparison per shape (an expect per point made this test take ~20 s).
         const expected = points.map(([x, y]) => exact(x, y));
         inside += expected.filter(Boolean).length;
-        const got = points.map(([x, y]) => grid(x, y));
+        const got = points.map(([x, y]) => grid.test(x, y));
+        // The column form, with a set byte per point and some already cleared: test() per set byte.
+        const mask = Uint8Array.from(points, (_, k) => +((k + pick) % 5 !== 0));
+        grid.keepInside(mask, Float64Array.from(points, ([x]) => x), Float64Array.from(points, ([, y]) => y));
+        const kept = Array.from(mask);
+        const keptExpected = expected.map((answer, k) => +((k + pick) % 5 !== 0 && answer));
+        if (kept.some((v, k) => v !== keptExpected[k])) {
+          const k = kept.findIndex((v, at) => v !== keptExpected[at]);
+          expect(kept[k], `keepInside at ${points[k][0]},${points[k][1]}`).toBe(keptExpected[k]);
+        }
         if (got.some((answer, k) => answer !== expected[k])) {
           const k = got.findIndex((answer, at) => answer !== expected[at]);
           expect(got[k], `${points[k][0]},${points[k][1]}`).toBe(expected[k]);

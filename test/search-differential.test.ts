@@ -22,7 +22,7 @@ import { keysByPriceVector, sqlReferenceBodies, type KeyWithRecord, type SqlRefe
  */
 
 const SEED = Number(process.env.DIFF_SEED ?? 20261124);
-const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 2000);
+const NUM_RUNS = Number(process.env.DIFF_RUNS ?? 1000);
 const LINK_RADIUS_M = 4000;
 const AMENITIES_RADIUS_M = 1500;
 const STATIC_BASE = 'https://cdn.example.test/media';

@@ -12,7 +12,7 @@ import { displayPrices, keyPricingOf, shownPriceJson, type DisplayPrices } from 
 import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { Matches } from './matches.js';
 import { andInto, countOnes, keepWhere } from './byte-masks.js';
-import { gridShapeTest } from './shape-grid.js';
+import { shapeGrid } from './shape-grid.js';
 import { keepInBox } from './box-filter.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
@@ -157,15 +157,20 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   if (units.active && countOnes(mask) * FEW < mask.length) {
     // Few projects left (a map's area, a name): the unit-level filters and the drawn shape are asked
     // of them alone, where the unit summary's column form reads every project's bounds.
-    keepWhere(mask, drawn ? (i) => drawn(i) && units.matches(i) : (i) => units.matches(i));
+    const inShape = drawn?.test;
+    keepWhere(mask, inShape ? (i) => inShape(i) && units.matches(i) : (i) => units.matches(i));
     return mask;
   }
   units.keepMatching(mask);
-  if (drawn) keepInShape(mask, drawn);
+  drawn?.narrow(mask);
   return mask;
 }
 
-/** selected() asks the unit-level filters project by project when under 1/FEW of the catalogue is left. */
+/**
+ * Under 1/FEW of the catalogue left, the remaining filters are asked project by project of a list of
+ * those left (narrowAll(), and selected() for the unit-level filters and the drawn shape), where a
+ * column form reads every project however few are left.
+ */
 const FEW = 8;
 
 /** A filter's column form: clears mask[i] for each project i that fails it. */
@@ -187,7 +192,7 @@ const SAMPLE = 64;
  * Clears mask[i] for each project i that fails one of `filters`. With a few filters, column by column.
  * With more, the filters are first ordered by the share of a sample of the projects (every n/64th, or
  * every project of a smaller catalogue) that each lets through, and run column by column until the
- * shares multiplied say at most an eighth are left; from there each remaining filter's test runs on the
+ * shares multiplied say at most 1/FEW are left; from there each remaining filter's test runs on the
  * list of those left only. A column pass reads every project however few are left: the bench's "every
  * filter" search (~20 project-level filters) read 20 columns of 20,000 projects at 4×L to keep a few
  * hundred. The order and the switch are guesses, so they change the cost only, never which projects are
@@ -211,7 +216,7 @@ function narrowAll(mask: Uint8Array, filters: readonly ProjectFilter[]): void {
   for (let k = 0; k < ordered.length; k++) {
     ordered[k].narrow(mask);
     guess *= share.get(ordered[k])!;
-    if (guess > 1 / 8 || ordered.length - k - 1 < 2) continue;
+    if (guess * FEW > 1 || ordered.length - k - 1 < 2) continue;
     if (leftList.length < mask.length) leftList = new Int32Array(mask.length);
     const left = leftList;
     let count = 0;
@@ -221,7 +226,7 @@ function narrowAll(mask: Uint8Array, filters: readonly ProjectFilter[]): void {
     }
     // A wrong guess: columns again from the share counted, and the list tried again once the shares
     // say an eighth.
-    if (count * 8 > mask.length) {
+    if (count * FEW > mask.length) {
       guess = count / mask.length;
       continue;
     }
@@ -246,11 +251,6 @@ function keepPassing(mask: Uint8Array, test: (i: number) => boolean): void {
   for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !test(i)) mask[i] = 0;
 }
 
-/** keepPassing for the drawn shape, a call site of its own (the shape's test stays a direct call there). */
-function keepInShape(mask: Uint8Array, drawn: (i: number) => boolean): void {
-  for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !drawn(i)) mask[i] = 0;
-}
-
 /** The column form of a filter answered by a byte per project (1: passes). */
 const andBytes =
   (bytes: Uint8Array): Narrow =>
@@ -272,7 +272,7 @@ interface Tests {
    * the point) costs more than the summary's answer for the typical search, which turns most of the
    * box's projects away; on the few-projects path (selected()) it comes first, before the units.
    */
-  drawn?: (i: number) => boolean;
+  drawn?: ProjectFilter;
 }
 
 /*
@@ -280,7 +280,7 @@ interface Tests {
  * latitude lists: shape-grid.ts, geo.ts), made once per shape: a shape asked again is the same object (src/contract/parsed-shapes.ts),
  * so its test goes with it when it is no longer kept.
  */
-const drawnShapeTest = perObject(gridShapeTest);
+const drawnShapeGrid = perObject(shapeGrid);
 
 function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricing, context: SearchContext, display: DisplayPrices | undefined): Tests {
   const p = snapshot.projects;
@@ -385,11 +385,11 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   let drawn: Tests['drawn'];
   if (filters.polygon) {
     const { box } = filters.polygon;
-    const inDrawnShape = drawnShapeTest(filters.polygon);
+    const grid = drawnShapeGrid(filters.polygon);
     const check = (i: number) => inBox(p.longitude[i], p.latitude[i], box);
     checks.push(check);
     columnForms.set(check, inBoxColumn(box));
-    drawn = (i) => inDrawnShape(p.longitude[i], p.latitude[i]);
+    drawn = { test: (i) => grid.test(p.longitude[i], p.latitude[i]), narrow: (mask) => grid.keepInside(mask, p.longitude, p.latitude) };
   }
 
   const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepPassing(mask, test)) });
@@ -437,7 +437,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   rest.set(visible);
   narrowAll(rest, tests.rest);
   // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
-  if (tests.drawn) keepInShape(rest, tests.drawn);
+  tests.drawn?.narrow(rest);
   // The counts from the summary's columns cost the same however few projects are left: worth it only
   // when many are (the typical search keeps most; a viewport or a drawn shape, few).
   let left = 0;
