@@ -274,14 +274,19 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
         const expected = points.map(([x, y]) => exact(x, y));
         inside += expected.filter(Boolean).length;
         const got = points.map(([x, y]) => grid.test(x, y));
-        // The column form, with a set byte per point and some already cleared: test() per set byte.
-        const mask = Uint8Array.from(points, (_, k) => +((k + pick) % 5 !== 0));
-        grid.keepInside(mask, Float64Array.from(points, ([x]) => x), Float64Array.from(points, ([, y]) => y));
-        const kept = Array.from(mask);
-        const keptExpected = expected.map((answer, k) => +((k + pick) % 5 !== 0 && answer));
-        if (kept.some((v, k) => v !== keptExpected[k])) {
-          const k = kept.findIndex((v, at) => v !== keptExpected[at]);
-          expect(kept[k], `keepInside at ${points[k][0]},${points[k][1]}`).toBe(keptExpected[k]);
+        // The column form: test() per set byte, some bytes already cleared (whole words of them too,
+        // which it skips), on a mask at a word's start and on one a byte into its buffer.
+        const set = points.map((_, k) => ((k >> 2) + pick) % 3 !== 0 && (k + pick) % 5 !== 0);
+        const keptExpected = expected.map((answer, k) => +(set[k] && answer));
+        for (const offset of [0, 1]) {
+          const mask = new Uint8Array(points.length + offset).subarray(offset);
+          mask.set(set.map(Number));
+          grid.keepInside(mask, Float64Array.from(points, ([x]) => x), Float64Array.from(points, ([, y]) => y));
+          const kept = Array.from(mask);
+          if (kept.some((v, k) => v !== keptExpected[k])) {
+            const k = kept.findIndex((v, at) => v !== keptExpected[at]);
+            expect(kept[k], `keepInside (offset ${offset}) at ${points[k][0]},${points[k][1]}`).toBe(keptExpected[k]);
+          }
         }
         if (got.some((answer, k) => answer !== expected[k])) {
           const k = got.findIndex((answer, at) => answer !== expected[at]);

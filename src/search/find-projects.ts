@@ -157,8 +157,8 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   if (units.active && countOnes(mask) * FEW < mask.length) {
     // Few projects left (a map's area, a name): the unit-level filters and the drawn shape are asked
     // of them alone, where the unit summary's column form reads every project's bounds.
-    const inShape = drawn?.test;
-    keepWhere(mask, inShape ? (i) => inShape(i) && units.matches(i) : (i) => units.matches(i));
+    drawn?.narrow(mask);
+    keepWhere(mask, (i) => units.matches(i));
     return mask;
   }
   units.keepMatching(mask);
