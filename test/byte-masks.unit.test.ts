@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { andInto, countOnes, keepAtLeast, keepAtMost, keepWhere } from '../src/search/byte-masks.js';
+import { andInto, countMeeting, countOnes, keepMeeting, keepWhere, markMeeting } from '../src/search/byte-masks.js';
 
 /*
  * The mask loops read as words (src/search/byte-masks.ts) against the byte loops they replace, on
@@ -19,7 +19,7 @@ const case_ = fc.integer({ min: 0, max: 40 }).chain((length) =>
 );
 
 describe('byte masks', () => {
-  it('AND, AND NOT, count and the bound tests equal the byte loops, at every offset and length', () => {
+  it('AND, AND NOT, count and the bound tests (keep, count, mark; both directions) equal the byte loops, at every offset and length', () => {
     fc.assert(
       fc.property(case_, ({ mask, other, maskOffset, otherOffset, values, bound }) => {
         const label = JSON.stringify({ mask, other, maskOffset, otherOffset, values, bound });
@@ -31,18 +31,23 @@ describe('byte masks', () => {
         expect(Array.from(n), label).toEqual(mask.map((v, i) => v & (1 - other[i])));
         expect(countOnes(at(mask, maskOffset)), label).toBe(mask.reduce((sum: number, v) => sum + v, 0));
         const column = Float64Array.from(values);
-        const most = at(mask, maskOffset);
-        keepAtMost(most, column, bound);
-        expect(Array.from(most), label).toEqual(mask.map((v, i) => v & +(values[i] <= bound)));
+        for (const atLeast of [false, true]) {
+          const meets = values.map((value) => +(atLeast ? value >= bound : value <= bound));
+          const kept = at(mask, maskOffset);
+          keepMeeting(kept, column, atLeast, bound);
+          expect(Array.from(kept), `keep ${atLeast} ${label}`).toEqual(mask.map((v, i) => v & meets[i]));
+          expect(countMeeting(at(mask, maskOffset), column, atLeast, bound), `count ${atLeast} ${label}`).toBe(mask.reduce((sum: number, v, i) => sum + (v & meets[i]), 0));
+          // markMeeting ORs into other's bytes (set ones stay set), at other's own offset.
+          const into = at(other, otherOffset);
+          markMeeting(into, at(mask, maskOffset), column, atLeast, bound);
+          expect(Array.from(into), `mark ${atLeast} ${label}`).toEqual(other.map((v, i) => v | (mask[i] & meets[i])));
+        }
         // keepWhere asks only the projects still in, and clears those failing the test (here: other's byte).
         const asked: number[] = [];
         const where = at(mask, maskOffset);
         keepWhere(where, (i) => (asked.push(i), other[i] === 1));
         expect(Array.from(where), label).toEqual(mask.map((v, i) => v & other[i]));
         expect(asked, label).toEqual(mask.flatMap((v, i) => (v === 1 ? [i] : [])));
-        const least = at(mask, maskOffset);
-        keepAtLeast(least, column, bound);
-        expect(Array.from(least), label).toEqual(mask.map((v, i) => v & +(values[i] >= bound)));
       }),
       { numRuns: 3_000 },
     );

@@ -5,7 +5,7 @@ import type { DisplayPrices } from './display-prices.js';
 import { BUCKETS, bucketAt, bucketColumn, bucketOf, cellColumn, cellOf, STATUSES, type Snapshot } from './snapshot.js';
 import { pricePerAreaBins, pricePerAreaMasks, WORDS } from './price-per-area-bins.js';
 import { priceWindowMasks, tagPriceRanges } from './tag-price-ranges.js';
-import { andInto, keepAtLeast, keepAtMost } from './byte-masks.js';
+import { andInto, countMeeting, keepMeeting, markMeeting } from './byte-masks.js';
 
 /*
  * The unit-level filters of one request: does one and the same live unit of a project satisfy all of
@@ -48,20 +48,6 @@ function cellScratch(count: number): Uint8Array {
   const some = cells.subarray(0, count);
   some.fill(0);
   return some;
-}
-
-/** How many p with rest[p] = 1 have values[p] at least (atLeast) or at most `bound`; NaN never does. */
-function countMeeting(rest: Uint8Array, values: Float64Array, atLeast: boolean, bound: number): number {
-  let n = 0;
-  if (atLeast) for (let p = 0; p < values.length; p++) n += rest[p] & +(values[p] >= bound);
-  else for (let p = 0; p < values.length; p++) n += rest[p] & +(values[p] <= bound);
-  return n;
-}
-
-/** Sets into[p] to 1 where rest[p] is 1 and values[p] meets the bound (as countMeeting). */
-function markMeeting(into: Uint8Array, rest: Uint8Array, values: Float64Array, atLeast: boolean, bound: number): void {
-  if (atLeast) for (let p = 0; p < values.length; p++) into[p] |= rest[p] & +(values[p] >= bound);
-  else for (let p = 0; p < values.length; p++) into[p] |= rest[p] & +(values[p] <= bound);
 }
 
 /** The bedrooms and statuses facets' counts per value (bucket, status), as countFacetsByColumns gives them. */
@@ -269,8 +255,8 @@ export class UnitMatcher {
     if (priced && !checksStatuses && wantedBuckets.length === 1) {
       // One bucket's bound decides (the typical search's `bedrooms=2&price_max=`): straight into the
       // mask, without the union's scratch bytes and their second pass.
-      if (hasHigh) keepAtMost(mask, bucketColumn(summary, summary.bucketMin, wantedBuckets[0]), high);
-      if (hasLow) keepAtLeast(mask, bucketColumn(summary, summary.bucketMax, wantedBuckets[0]), low);
+      if (hasHigh) keepMeeting(mask, bucketColumn(summary, summary.bucketMin, wantedBuckets[0]), false, high);
+      if (hasLow) keepMeeting(mask, bucketColumn(summary, summary.bucketMax, wantedBuckets[0]), true, low);
       return this.exact;
     }
     // 1 where a wanted cell can hold a match, over the wanted buckets (and statuses).
