@@ -40,11 +40,26 @@ function firstFrom(values: Float64Array, bound: number, after: boolean): number 
 /** The band's bytes, grown to the largest snapshot seen (a search runs to its end without yielding). */
 let inside = new Uint8Array(0);
 
+/**
+ * The projects with a latitude from `south` to `north` (inclusive): order[k] for k from `from` to `to`
+ * (excluded), with their coordinates at k in `latitudes` and `longitudes` (read front to back).
+ */
+export interface LatitudeBand {
+  order: Int32Array;
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+  from: number;
+  to: number;
+}
+
+export function latitudeBand(projects: Coordinates, south: number, north: number): LatitudeBand {
+  const { order, latitudes, longitudes } = byLatitude(projects);
+  return { order, latitudes, longitudes, from: firstFrom(latitudes, south, false), to: firstFrom(latitudes, north, true) };
+}
+
 export function keepInBox(mask: Uint8Array, projects: Coordinates, box: LngLatBox): void {
   const { longitude, latitude } = projects;
-  const { order, latitudes, longitudes } = byLatitude(projects);
-  const from = firstFrom(latitudes, box.south, false);
-  const to = firstFrom(latitudes, box.north, true);
+  const { order, longitudes, from, to } = latitudeBand(projects, box.south, box.north);
   if ((to - from) * 2 > mask.length) {
     clearOutsideBox(mask, longitude, latitude, box);
     return;

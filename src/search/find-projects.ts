@@ -13,7 +13,7 @@ import { derivedOnce, searchKey, type FoundList } from './result-cache.js';
 import { Matches } from './matches.js';
 import { andInto, countOnes, keepWhere } from './byte-masks.js';
 import { shapeGrid } from './shape-grid.js';
-import { keepInBox } from './box-filter.js';
+import { keepInBox, latitudeBand } from './box-filter.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
@@ -389,7 +389,8 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     const check = (i: number) => inBox(p.longitude[i], p.latitude[i], box);
     checks.push(check);
     columnForms.set(check, inBoxColumn(box));
-    drawn = { test: (i) => grid.test(p.longitude[i], p.latitude[i]), narrow: (mask) => grid.keepInside(mask, p.longitude, p.latitude) };
+    // The shape's box filter (among the checks) always runs before: the band form holds.
+    drawn = { test: (i) => grid.test(p.longitude[i], p.latitude[i]), narrow: (mask) => grid.keepInside(mask, latitudeBand(p, box.south, box.north)) };
   }
 
   const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepPassing(mask, test)) });
