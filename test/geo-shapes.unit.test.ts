@@ -18,6 +18,12 @@ function rejected(parse: () => unknown): FilterError {
   throw new Error('expected a FilterError');
 }
 
+/** Fails on the first point whose answer differs (one expect per shape: an expect per point was slow). */
+function firstDifference<T>(got: T[], expected: T[], points: [number, number][], what: string): void {
+  const k = got.findIndex((answer, at) => answer !== expected[at]);
+  if (k >= 0) expect(got[k], `${what} at ${points[k][0]},${points[k][1]}`).toBe(expected[k]);
+}
+
 describe('bbox', () => {
   it('parses west,south,east,north; edges and corners are inside', () => {
     const box = parseBbox(' 55.1, 25.1 ,55.2,25.2');
@@ -257,6 +263,7 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
     // Points next to the edges: an edge point moved by a hair (the cells near an edge must send them to the exact test).
     const nudges = [0, 1e-13, -1e-13, 1e-11, -1e-11, 1e-9, -1e-9, 1e-7, -1e-7];
     let inside = 0;
+    let keptInside = 0;
     fc.assert(
       fc.property(shapeArb, fc.array(pointArb, { maxLength: 20 }), fc.constantFrom(1, 0.004), fc.nat(), (unscaled, extra, scale, pick) => {
         // At scale 0.004 the shape is a few km across, around (55.27, 25.2), as a drawn shape on the map is.
@@ -268,29 +275,58 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
         const polygons = unscaled.polygons.map(({ outer, holes }) => ({ outer: ring(outer), holes: holes.map(ring) }));
         const shape: LngLatShape = { polygons, box: boxOf(polygons.flatMap((p) => p.outer.xs), polygons.flatMap((p) => p.outer.ys)) };
         const exact = shapeTest(shape);
-        const grid = shapeGrid(shape);
         const points = probes(unscaled, extra).map(([x, y]) => at(x, y));
         for (const [x, y] of [...points]) for (const nudge of nudges) points.push([x + nudge * ((pick % 3) - 1 || 1), y + nudge]);
         // One comparison per shape (an expect per point made this test take ~20 s).
         const expected = points.map(([x, y]) => exact(x, y));
         inside += expected.filter(Boolean).length;
-        const got = points.map(([x, y]) => grid.test(x, y));
-        // The column form over the box's latitude band: test() per set byte, some bytes already
-        // cleared, the mask holding no point outside the shape's box (as the search's box filter leaves it).
+        // The column form over the box's latitude band, on a grid of its own (its fine cells made
+        // during the pass): test() per set byte, some bytes already cleared, the mask holding no point
+        // outside the shape's box (as the search's box filter leaves it).
         const set = points.map(([x, y], k) => ((k >> 2) + pick) % 3 !== 0 && (k + pick) % 5 !== 0 && inBox(x, y, shape.box));
         const keptExpected = expected.map((answer, k) => +(set[k] && answer));
         const columns = { longitude: Float64Array.from(points, ([x]) => x), latitude: Float64Array.from(points, ([, y]) => y), count: points.length };
         const mask = Uint8Array.from(set, Number);
-        grid.keepInside(mask, latitudeBand(columns, shape.box.south, shape.box.north));
+        shapeGrid(shape).keepInside(mask, latitudeBand(columns, shape.box.south, shape.box.north));
         const kept = Array.from(mask);
-        if (kept.some((v, k) => v !== keptExpected[k])) {
-          const k = kept.findIndex((v, at) => v !== keptExpected[at]);
-          expect(kept[k], `keepInside at ${points[k][0]},${points[k][1]}`).toBe(keptExpected[k]);
-        }
+        kept.forEach((v) => (keptInside += v));
+        firstDifference(kept, keptExpected, points, 'keepInside');
+        // One point at a time, on another grid.
+        const grid = shapeGrid(shape);
+        firstDifference(points.map(([x, y]) => grid.test(x, y)), expected, points, 'test');
       }),
       { numRuns: 300, seed: 44 },
     );
     expect(inside).toBeGreaterThan(1_000);
+    expect(keptInside).toBeGreaterThan(500);
+  });
+
+  it('the grid answers as shapeTest past the most fine cells a shape may make (a ring of 400 zigzags, every edge reached)', () => {
+    // A 400-vertex star filling its box crosses far more than MOST_FINE_CELLS (256) cells of the 64 x 64
+    // grid; points on and a hair off each edge's middle and ends reach each of them.
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let k = 0; k < 400; k++) {
+      const angle = (2 * Math.PI * k) / 400;
+      const radius = k % 2 === 0 ? 1 : 0.9;
+      xs.push(55.27 + 0.05 * radius * Math.cos(angle)), ys.push(25.2 + 0.05 * radius * Math.sin(angle));
+    }
+    const ring = { xs, ys, box: boxOf(xs, ys) };
+    const shape: LngLatShape = { polygons: [{ outer: ring, holes: [] }], box: ring.box };
+    const points: [number, number][] = [];
+    for (let i = 0; i < xs.length; i++) {
+      const j = (i + 1) % xs.length;
+      for (const t of [0, 0.25, 0.5, 0.75]) for (const nudge of [0, 1e-9, -1e-7]) points.push([xs[i] + (xs[j] - xs[i]) * t + nudge, ys[i] + (ys[j] - ys[i]) * t - nudge]);
+    }
+    const exact = shapeTest(shape);
+    const expected = points.map(([x, y]) => exact(x, y));
+    const columns = { longitude: Float64Array.from(points, ([x]) => x), latitude: Float64Array.from(points, ([, y]) => y), count: points.length };
+    const mask = Uint8Array.from(points, ([x, y]) => +inBox(x, y, shape.box));
+    shapeGrid(shape).keepInside(mask, latitudeBand(columns, shape.box.south, shape.box.north));
+    firstDifference(Array.from(mask), expected.map((answer, k) => +(answer && inBox(points[k][0], points[k][1], shape.box))), points, 'keepInside');
+    const grid = shapeGrid(shape);
+    firstDifference(points.map(([x, y]) => grid.test(x, y)), expected, points, 'test');
+    expect(expected.filter(Boolean).length).toBeGreaterThan(points.length / 4);
   });
 
   it('falls back to the walk of every edge on a ring of long zigzags, with the same answers', () => {

@@ -13,17 +13,23 @@ import { parsePolygon } from '../domain/project-filters.js';
  * The same shape object also lets the search keep what it derives from it (find-projects.ts, result-cache.ts).
  */
 
-/** Parsed shapes kept, with what the search keeps with them: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~240 kB). */
+/** Parsed shapes kept, with what the search keeps with them: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~270 kB). */
 export const PARSED_SHAPES_BYTES = 4 * 1024 * 1024;
 
 /**
- * Bytes a kept shape holds, with what lives as long as it (the search's test and cache key, kept by
- * the shape object): the text, and per vertex ~200 bytes (its coordinates in the rings' arrays and in
+ * Bytes the search's grid over a shape holds at most (src/search/shape-grid.ts keeps to it: its cells,
+ * the index of its fine cells and as many fine cells as fit), counted with every kept shape.
+ */
+export const SHAPE_GRID_BYTES = 28 * 1024;
+
+/**
+ * Bytes a kept shape holds, with what lives as long as it (the search's test, grid and cache key, kept
+ * by the shape object): the text, the grid's most, and per vertex ~200 bytes (its coordinates in the rings' arrays and in
  * the test's typed copies, the test's latitude levels and edge lists, its digits in the key's JSON).
  */
 function shapeBytes(shape: LngLatShape, text: string): number {
   const vertices = shape.polygons.reduce((sum, { outer, holes }) => sum + [outer, ...holes].reduce((count, ring) => count + ring.xs.length, 0), 0);
-  return 2 * text.length + 200 * vertices + 1_000;
+  return 2 * text.length + 200 * vertices + SHAPE_GRID_BYTES + 1_000;
 }
 
 const shapes = new LRUCache<string, LngLatShape>({ max: 1_000, maxSize: PARSED_SHAPES_BYTES, sizeCalculation: shapeBytes });

@@ -145,7 +145,7 @@ let facetBuffers = { matched: new Uint8Array(0), found: new Int32Array(0) };
  * the units of the projects left, and the drawn shape last. Each stage reads its columns front to back:
  * a pass in the sort's order read every column at random (at 20,000 projects, outside the processor's
  * caches) and called a chain of closures per project. When few projects are left after the
- * project-level filters, the shape (a grid read, mostly) and then the unit-level filters are asked of
+ * project-level filters, the shape (over its box's band) and then the unit-level filters are asked of
  * each of them instead.
  */
 function selected(visible: Uint8Array, tests: Tests): Uint8Array {
@@ -153,23 +153,23 @@ function selected(visible: Uint8Array, tests: Tests): Uint8Array {
   const mask = marks.subarray(0, visible.length);
   mask.set(visible);
   narrowAll(mask, tests.own.concat(tests.rest));
-  const { units, drawn } = tests;
+  const { units, drawnAfterBox } = tests;
   if (units.active && countOnes(mask) * FEW < mask.length) {
-    // Few projects left (a map's area, a name): the unit-level filters and the drawn shape are asked
-    // of them alone, where the unit summary's column form reads every project's bounds.
-    drawn?.narrow(mask);
+    // Few projects left (a map's area, a name): the drawn shape, then the unit-level filters asked of
+    // those left alone, where the unit summary's column form reads every project's bounds.
+    drawnAfterBox?.(mask);
     keepWhere(mask, (i) => units.matches(i));
     return mask;
   }
   units.keepMatching(mask);
-  drawn?.narrow(mask);
+  drawnAfterBox?.(mask);
   return mask;
 }
 
 /**
- * Under 1/FEW of the catalogue left, the remaining filters are asked project by project of a list of
- * those left (narrowAll(), and selected() for the unit-level filters and the drawn shape), where a
- * column form reads every project however few are left.
+ * Under 1/FEW of the catalogue left, the remaining filters are asked project by project of those left
+ * (narrowAll()'s list, and selected()'s unit-level filters), where a column form reads every project
+ * however few are left.
  */
 const FEW = 8;
 
@@ -262,17 +262,19 @@ interface Tests {
   facet: Partial<Record<ProjectFacet, (i: number) => boolean>>;
   /** `facet`'s filters, with their column forms. */
   own: ProjectFilter[];
-  /** Every project-level filter that is not a facet's own (nor `drawn`), with its column form. */
+  /** Every project-level filter that is not a facet's own (nor the drawn shape), with its column form. */
   rest: ProjectFilter[];
   /** The unit-level filters. */
   units: UnitMatcher;
   /**
-   * Inside the drawn polygon (its box is among the project-level checks). Apart, and run after the
-   * unit summary's column pass, because the shape's test (a grid read, or a walk of the edges near
-   * the point) costs more than the summary's answer for the typical search, which turns most of the
-   * box's projects away; on the few-projects path (selected()) it comes first, before the units.
+   * Clears the projects outside the drawn polygon, from a mask that holds none outside its box: the
+   * box is among the project-level checks (`rest`), which must have run first (the shape's pass reads
+   * the box's band only). Apart, and run after the unit summary's column pass, because the shape's
+   * test (a grid read, or a walk of the edges near the point) costs more than the summary's answer for
+   * the typical search, which turns most of the box's projects away; on the few-projects path
+   * (selected()) it comes first, before the units.
    */
-  drawn?: ProjectFilter;
+  drawnAfterBox?: Narrow;
 }
 
 /*
@@ -382,15 +384,14 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     const mask = p.features.mask(filters.featureIds);
     checks.push(mask === null ? () => false : (i) => p.features.hasAll(i, mask));
   }
-  let drawn: Tests['drawn'];
+  let drawnAfterBox: Tests['drawnAfterBox'];
   if (filters.polygon) {
     const { box } = filters.polygon;
     const grid = drawnShapeGrid(filters.polygon);
     const check = (i: number) => inBox(p.longitude[i], p.latitude[i], box);
     checks.push(check);
     columnForms.set(check, inBoxColumn(box));
-    // The shape's box filter (among the checks) always runs before: the band form holds.
-    drawn = { test: (i) => grid.test(p.longitude[i], p.latitude[i]), narrow: (mask) => grid.keepInside(mask, latitudeBand(p, box.south, box.north)) };
+    drawnAfterBox = (mask) => grid.keepInside(mask, latitudeBand(p, box.south, box.north));
   }
 
   const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepPassing(mask, test)) });
@@ -399,7 +400,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     own: Object.values(facet).map(withColumnForm),
     rest: checks.map(withColumnForm),
     units: new UnitMatcher(snapshot, filters.units, pricing, display),
-    drawn,
+    drawnAfterBox,
   };
 }
 
@@ -438,7 +439,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
   rest.set(visible);
   narrowAll(rest, tests.rest);
   // With facets the shape comes before the unit work: withMatch asks more of the summary than matches.
-  tests.drawn?.narrow(rest);
+  tests.drawnAfterBox?.(rest);
   // The counts from the summary's columns cost the same however few projects are left: worth it only
   // when many are (the typical search keeps most; a viewport or a drawn shape, few).
   let left = 0;

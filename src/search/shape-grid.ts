@@ -1,4 +1,5 @@
 import { inBox, shapeTest, type LngLatShape } from '../domain/geo.js';
+import { SHAPE_GRID_BYTES } from '../contract/parsed-shapes.js';
 import type { LatitudeBand } from './box-filter.js';
 
 /*
@@ -28,8 +29,14 @@ const FINE_BITS = 3;
 const FINE = 1 << FINE_BITS;
 const PIECES_PER_CELL = 4;
 const MARGIN = 1e-9;
-/** Below this cell size (degrees) the widened edges would cover the grid: the exact test alone. */
+/**
+ * Below this cell size (degrees) the widened edges would cover the grid: the exact test alone. A fine
+ * cell (SMALLEST_CELL / FINE at least) must stay far wider than MARGIN: the edges' clipping to a cell's
+ * window relies on a cell's slack each way exceeding MARGIN.
+ */
 const SMALLEST_CELL = 1e-7;
+/** Fine cells a shape may make at most (64 bytes each), within what the parsed shapes' cache counts for it. */
+const MOST_FINE_CELLS = Math.floor((SHAPE_GRID_BYTES - SIDE * SIDE * 3) / (FINE * FINE));
 
 const UNKNOWN = 0;
 const INSIDE = 1;
@@ -51,7 +58,7 @@ export interface ShapeGrid {
   keepInside(mask: Uint8Array, band: LatitudeBand): void;
 }
 
-/** The flood's queue, shared: a grid is made to its end without yielding. */
+/** The flood's queue, shared: each classify() runs to its end, synchronously, and is never re-entered. */
 const queue = new Int32Array(SIDE * SIDE);
 
 export function shapeGrid(shape: LngLatShape): ShapeGrid {
@@ -69,8 +76,8 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
     };
   }
   // Every index is a fine one (SIDE * FINE a side); a cell's is the fine index >> FINE_BITS, which is
-  // floor((x - west) / cellWidth) exactly (a product by a power of two is exact). One index function,
-  // monotonic in the coordinate, for points, edges and both grids.
+  // floor((x - west) * (1 / cellWidth)) exactly (a product by a power of two is exact). One index
+  // function, monotonic in the coordinate, for points, edges and both grids.
   const perFineX = FINE / cellWidth;
   const perFineY = FINE / cellHeight;
   const LAST = SIDE * FINE - 1;
@@ -148,22 +155,26 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
 
   const cells = new Uint8Array(SIDE * SIDE);
   classify(cells, SIDE, FINE, 0, 0);
-  // The fine cells of each EDGE cell, made when a point first lands in it: at offsets[cell] - 1 in
-  // `fine` (0: not yet made).
-  const offsets = new Int32Array(SIDE * SIDE);
+  // The fine cells of each EDGE cell, made when a point first lands in it: the made-th block of
+  // FINE * FINE bytes in `fine`, made = slots[cell] - 1 (0: not yet made). Both made on the first need;
+  // past MOST_FINE_CELLS (a shape whose points reach many edge cells) the exact test answers.
+  let slots = new Uint16Array(0);
   let fine = new Uint8Array(0);
   let made = 0;
+  /** The offset of the cell's fine cells in `fine`, -1 when none may be made. */
   const fineCells = (cell: number): number => {
-    if (offsets[cell] !== 0) return offsets[cell] - 1;
+    if (slots.length === 0) slots = new Uint16Array(SIDE * SIDE);
+    if (slots[cell] !== 0) return (slots[cell] - 1) * FINE * FINE;
+    if (made === MOST_FINE_CELLS) return -1;
     const at = made * FINE * FINE;
     if (fine.length < at + FINE * FINE) {
-      const grown = new Uint8Array(Math.max(FINE * FINE * 16, fine.length * 2));
+      const grown = new Uint8Array(Math.min(MOST_FINE_CELLS * FINE * FINE, Math.max(FINE * FINE * 16, fine.length * 2)));
       grown.set(fine);
       fine = grown;
     }
     classify(fine.subarray(at, at + FINE * FINE), FINE, 1, (cell / SIDE) << FINE_BITS, (cell % SIDE) << FINE_BITS);
     made++;
-    offsets[cell] = at + 1;
+    slots[cell] = made;
     return at;
   };
   /** Inside, for a point in the box, from its fine indexes. */
@@ -173,6 +184,7 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
     if (state !== EDGE) return state === INSIDE;
     // Made (and `fine` perhaps grown) before `fine` is read.
     const at = fineCells(cell);
+    if (at < 0) return exact(px, py);
     const sub = fine[at + (row & (FINE - 1)) * FINE + (column & (FINE - 1))];
     return sub === EDGE ? exact(px, py) : sub === INSIDE;
   };
