@@ -13,14 +13,14 @@ import { parsePolygon } from '../domain/project-filters.js';
  * The same shape object also lets the search keep what it derives from it (find-projects.ts, result-cache.ts).
  */
 
-/** Parsed shapes kept, with what the search keeps with them: at most this many bytes (a 1,000-vertex shape, the most allowed, counts ~270 kB). */
-export const PARSED_SHAPES_BYTES = 4 * 1024 * 1024;
+/** Parsed shapes kept, with what the search keeps with them: at most this many bytes (a 50-vertex star counts ~77 kB, a 1,000-vertex shape, the most allowed, ~300 kB). */
+export const PARSED_SHAPES_BYTES = 8 * 1024 * 1024;
 
 /**
  * Bytes the search's grid over a shape holds at most (src/search/shape-grid.ts keeps to it: its cells,
  * the index of its fine cells and as many fine cells as fit), counted with every kept shape.
  */
-export const SHAPE_GRID_BYTES = 28 * 1024;
+export const SHAPE_GRID_BYTES = 64 * 1024;
 
 /**
  * Bytes a kept shape holds, with what lives as long as it (the search's test, grid and cache key, kept
