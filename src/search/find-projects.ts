@@ -246,11 +246,6 @@ function narrowAll(mask: Uint8Array, filters: readonly ProjectFilter[]): void {
   }
 }
 
-/** Any test as a column form: asked, in index order, of the projects still in. */
-function keepPassing(mask: Uint8Array, test: (i: number) => boolean): void {
-  for (let i = 0; i < mask.length; i++) if (mask[i] === 1 && !test(i)) mask[i] = 0;
-}
-
 /** The column form of a filter answered by a byte per project (1: passes). */
 const andBytes =
   (bytes: Uint8Array): Narrow =>
@@ -288,7 +283,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
   const p = snapshot.projects;
   const checks: ((i: number) => boolean)[] = [];
   const facet: Tests['facet'] = {};
-  // Each check's column form (keepPassing for those without a cheaper one).
+  // Each check's column form (keepWhere for those without a cheaper one).
   const columnForms = new Map<(i: number) => boolean, Narrow>();
 
   if (filters.search !== undefined) {
@@ -394,7 +389,7 @@ function compile(snapshot: Snapshot, filters: ProjectFilters, pricing: KeyPricin
     drawnAfterBox = (mask) => grid.keepInside(mask, latitudeBand(p, box.south, box.north));
   }
 
-  const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepPassing(mask, test)) });
+  const withColumnForm = (test: (i: number) => boolean): ProjectFilter => ({ test, narrow: columnForms.get(test) ?? ((mask) => keepWhere(mask, test)) });
   return {
     facet,
     own: Object.values(facet).map(withColumnForm),

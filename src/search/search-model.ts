@@ -3,7 +3,7 @@ import type { ChangeSignal } from '../changes/change-signal.js';
 import type { DB } from '../db/schema.js';
 import type { LinkBuilder } from '../contract/links.js';
 import { searchSnapshotBuildDuration } from '../metrics/instruments.js';
-import { buildSnapshot, type Snapshot } from './snapshot.js';
+import { buildSnapshot, type Snapshot, type SnapshotOptions } from './snapshot.js';
 
 /*
  * The in-memory read model of the catalogue search, one per API process. The database stays the
@@ -57,13 +57,7 @@ export class SearchModel {
 
   /** Builds the first snapshot; the process should not listen before this resolves. */
   static async create(db: Kysely<DB>, options: SearchModelOptions): Promise<SearchModel> {
-    const model = new SearchModel(db, options, await timedBuild(db, {
-        links: options.links,
-        nearbyInMemory: options.nearbyInMemory,
-        concurrentReads: options.concurrentReads,
-        onConcurrentReadFailed: options.onConcurrentReadFailed,
-        generation: 1,
-      }));
+    const model = new SearchModel(db, options, await timedBuild(db, snapshotOptions(options, 1)));
     options.changes?.subscribe((change) => {
       if (change.kind === 'access') return;
       model.refresh().catch((error: unknown) => options.onError?.(error));
@@ -154,15 +148,15 @@ export class SearchModel {
 
   private async rebuild(): Promise<void> {
     const db = this.options.readFrom ? await this.options.readFrom() : this.db;
-    const next = await timedBuild(db, {
-      links: this.options.links,
-      nearbyInMemory: this.options.nearbyInMemory,
-      concurrentReads: this.options.concurrentReads,
-      onConcurrentReadFailed: this.options.onConcurrentReadFailed,
-      generation: this.snapshot.generation + 1,
-    });
+    const next = await timedBuild(db, snapshotOptions(this.options, this.snapshot.generation + 1));
     this.snapshot = next;
   }
+}
+
+/** The model's options as each of its builds takes them. */
+function snapshotOptions(options: SearchModelOptions, generation: number): SnapshotOptions {
+  const { links, nearbyInMemory, concurrentReads, onConcurrentReadFailed } = options;
+  return { links, nearbyInMemory, concurrentReads, onConcurrentReadFailed, generation };
 }
 
 /** buildSnapshot, timed for catalogue_search_snapshot_build_duration_seconds. */

@@ -92,7 +92,8 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
    * neighbours. Only the part of each edge near the window is walked (with a cell's slack each way).
    */
   const classify = (cells: Uint8Array, side: number, scale: number, row0: number, column0: number) => {
-    const window = { west: west + (column0 - scale) / perFineX, east: west + (column0 + (side + 1) * scale) / perFineX };
+    const windowWest = west + (column0 - scale) / perFineX;
+    const windowEast = west + (column0 + (side + 1) * scale) / perFineX;
     const windowSouth = south + (row0 - scale) / perFineY;
     const windowNorth = south + (row0 + (side + 1) * scale) / perFineY;
     const cellOfColumn = (x: number) => Math.min(side - 1, Math.max(0, Math.floor((fineColumn(x) - column0) / scale)));
@@ -116,7 +117,7 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
         const dx = xs[i] - xs[j];
         const dy = ys[i] - ys[j];
         // The edge's part within the window's slack, as parameters t of (xs[j] + dx t, ys[j] + dy t).
-        const [fromX, toX] = within(xs[j], dx, window.west, window.east);
+        const [fromX, toX] = within(xs[j], dx, windowWest, windowEast);
         const [fromY, toY] = within(ys[j], dy, windowSouth, windowNorth);
         const from = Math.max(fromX, fromY);
         const to = Math.min(toX, toY);
