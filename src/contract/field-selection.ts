@@ -20,8 +20,13 @@ export type FieldSelection = ReadonlySet<string>;
 
 /** The property names a selection may use: those of the route's response object schema. */
 export function selectableFields(schema: TObject): readonly string[] {
-  return Object.keys(schema.properties);
+  let names = namesOf.get(schema);
+  if (!names) namesOf.set(schema, (names = Object.freeze(Object.keys(schema.properties))));
+  return names;
 }
+
+/** Each schema's names, listed once: the routes ask on every request. */
+const namesOf = new WeakMap<TObject, readonly string[]>();
 
 /** The querystring parameter, described with the names it accepts and an example. */
 export function fieldsParameter(schema: TObject, example: string) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /*
  * API key format: the service prefix `ck`, an underscore, 64 lowercase hex characters (32 random bytes).
@@ -16,7 +16,8 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One call, no Hash object: asked on every request (the key cache is keyed by the hash).
+  return hash('sha256', key, 'hex');
 }
 
 export function displayPrefix(key: string): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { compressSync, negotiatedCoding, type ContentCoding } from './compression.js';
 
@@ -21,16 +21,25 @@ import { compressSync, negotiatedCoding, type ContentCoding } from './compressio
 export const CACHE_CONTROL = 'private, no-cache';
 
 export function etagOf(body: string | Buffer, coding?: ContentCoding): string {
-  const hash = createHash('sha256').update(body).digest('base64url');
+  const hash = digest('sha256', body, 'base64url');
   return coding ? `"${hash}-${coding}"` : `"${hash}"`;
 }
 
 /** Adds `accept-encoding` to Vary (lower-case, as @fastify/compress writes it, so it is not repeated). */
 function varyOnAcceptEncoding(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
-  const values = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((value) => value.trim()).filter(Boolean);
-  if (!values.some((value) => value.toLowerCase() === 'accept-encoding')) reply.header('vary', [...values, 'accept-encoding'].join(', '));
+  if (current === undefined) {
+    reply.header('vary', 'accept-encoding');
+    return;
+  }
+  const text = Array.isArray(current) ? current.join(', ') : String(current);
+  if (ACCEPT_ENCODING_LISTED.test(text)) return;
+  const values = text.split(',').map((value) => value.trim()).filter(Boolean);
+  reply.header('vary', [...values, 'accept-encoding'].join(', '));
 }
+
+/** `accept-encoding` as one of a Vary list's names, any case (checked on every answer before the list is rewritten). */
+const ACCEPT_ENCODING_LISTED = /(?:^|,)[ \t]*accept-encoding[ \t]*(?:,|$)/i;
 
 /**
  * RFC 9110 §13.1.2: If-None-Match uses the weak comparison (a `W/` prefix is ignored on either side),

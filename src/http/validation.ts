@@ -38,7 +38,7 @@ const bodyAjvAll = makeAjv(false, true);
 const everyFailure = new WeakMap<ErrorObject[], ErrorObject[]>();
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return guarded(bodyAjv.compile(schema as object), () => bodyAjvAll.compile(schema as object), new Map(), true);
+  if (httpPart === 'body') return guarded(bodyAjv.compile(schema as object), () => bodyAjvAll.compile(schema as object), [], true);
   // Headers carry every header the client sent, not only the declared ones: only the schema judges them.
   return guarded(textAjv.compile(schema as object), () => textAjvAll.compile(schema as object), numericProperties(schema), httpPart !== 'headers');
 };
@@ -53,7 +53,7 @@ type NumericKind = 'integer' | 'number';
  *   surrogate is silently replaced), and JSON's `1e309` parses to Infinity, which no column holds.
  *   Checked once the schema has passed, so only declared, bounded fields are walked.
  */
-function guarded(validate: ValidateFunction, compileAll: () => ValidateFunction, numeric: Map<string, { kind: NumericKind; schema: object }>, scan: boolean) {
+function guarded(validate: ValidateFunction, compileAll: () => ValidateFunction, numeric: readonly NumericProperty[], scan: boolean) {
   let validateAll: ValidateFunction | undefined;
   const check = (data: unknown): boolean => {
     check.errors = null;
@@ -84,12 +84,20 @@ function numericKind(schema: Record<string, unknown>): NumericKind | undefined {
   return undefined;
 }
 
-function numericProperties(schema: unknown): Map<string, { kind: NumericKind; schema: object }> {
+/** A declared numeric property of a query or path schema, with the pattern its text must match. */
+interface NumericProperty {
+  name: string;
+  kind: NumericKind;
+  schema: object;
+  decimal: RegExp;
+}
+
+function numericProperties(schema: unknown): NumericProperty[] {
   const properties = ((schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {}) as Record<string, Record<string, unknown>>;
-  const numeric = new Map<string, { kind: NumericKind; schema: object }>();
+  const numeric: NumericProperty[] = [];
   for (const [name, property] of Object.entries(properties)) {
     const kind = numericKind(property);
-    if (kind) numeric.set(name, { kind, schema: property });
+    if (kind) numeric.push({ name, kind, schema: property, decimal: DECIMAL[kind] });
   }
   return numeric;
 }
@@ -99,39 +107,64 @@ const DECIMAL: Record<NumericKind, RegExp> = {
   number: /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/,
 };
 
-function misspeltNumbers(data: unknown, numeric: Map<string, { kind: NumericKind; schema: object }>): ErrorObject[] {
-  if (numeric.size === 0 || data === null || typeof data !== 'object') return [];
-  const misspelt: ErrorObject[] = [];
-  for (const [name, { kind, schema }] of numeric) {
+/*
+ * Both checks run on every request with parameters, before any route: nothing is allocated for a
+ * request that passes (a pointer is made only for the value that fails).
+ */
+
+function misspeltNumbers(data: unknown, numeric: readonly NumericProperty[]): ErrorObject[] {
+  if (numeric.length === 0 || data === null || typeof data !== 'object') return [];
+  let misspelt: ErrorObject[] | undefined;
+  for (const { name, kind, schema, decimal } of numeric) {
     const value = (data as Record<string, unknown>)[name];
-    const texts = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === 'string');
-    if (texts.some((text) => !DECIMAL[kind].test(text))) {
-      misspelt.push({ keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema });
-    }
+    const wrong = typeof value === 'string' ? !decimal.test(value) : Array.isArray(value) && value.some((item) => typeof item === 'string' && !decimal.test(item));
+    if (wrong) (misspelt ??= []).push({ keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema });
   }
-  return misspelt;
+  return misspelt ?? [];
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The first string or number (depth first) that cannot be stored as sent. */
+/** Why a string or number cannot be stored as sent; undefined when it can (or it is neither). */
+function unstorableReason(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return 'must not contain NUL characters (U+0000)';
+    if (LONE_SURROGATE.test(value)) return 'must be valid Unicode (it contains a lone surrogate)';
+  } else if (typeof value === 'number' && !Number.isFinite(value)) return 'must be a finite number';
+  return undefined;
+}
+
+/**
+ * The first string or number (depth first) that cannot be stored as sent. Walked with a stack, not
+ * recursion: a GeoJSON member the schema lets through may nest as deep as the body limit allows.
+ */
 function unstorableValue(data: unknown): ErrorObject | undefined {
-  const pending: [unknown, string][] = [[data, '']];
-  while (pending.length > 0) {
-    const [value, instancePath] = pending.pop()!;
-    let message: string | undefined;
-    if (typeof value === 'string') {
-      if (value.includes('\u0000')) message = 'must not contain NUL characters (U+0000)';
-      else if (LONE_SURROGATE.test(value)) message = 'must be valid Unicode (it contains a lone surrogate)';
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) message = 'must be a finite number';
-    } else if (value !== null && typeof value === 'object') {
-      const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
-      for (const [key, item] of entries.reverse()) pending.push([item, `${instancePath}/${escapePointer(key)}`]);
+  const reason = unstorableReason(data);
+  if (reason) return { keyword: 'unstorable', instancePath: '', schemaPath: '', params: {}, message: reason };
+  if (data === null || typeof data !== 'object') return undefined;
+  // Containers still to walk, each with the index of its next member and how it was reached.
+  const stack: { container: object; keys: readonly string[] | undefined; next: number }[] = [];
+  const enter = (container: object) => stack.push({ container, keys: Array.isArray(container) ? undefined : Object.keys(container), next: 0 });
+  enter(data);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const length = top.keys ? top.keys.length : (top.container as unknown[]).length;
+    if (top.next >= length) {
+      stack.pop();
+      continue;
     }
-    if (message) return { keyword: 'unstorable', instancePath, schemaPath: '', params: {}, message };
+    const at = top.next++;
+    const value = top.keys ? (top.container as Record<string, unknown>)[top.keys[at]] : (top.container as unknown[])[at];
+    const message = unstorableReason(value);
+    if (message) return { keyword: 'unstorable', instancePath: pointerOf(stack), schemaPath: '', params: {}, message };
+    if (value !== null && typeof value === 'object') enter(value);
   }
   return undefined;
+}
+
+/** The pointer of the member last taken from each container of the stack. */
+function pointerOf(stack: readonly { keys: readonly string[] | undefined; next: number }[]): string {
+  return stack.map(({ keys, next }) => `/${keys ? escapePointer(keys[next - 1]) : String(next - 1)}`).join('');
 }
 
 function escapePointer(segment: string): string {
