@@ -108,19 +108,23 @@ const DECIMAL: Record<NumericKind, RegExp> = {
 };
 
 /*
- * Both checks run on every request with parameters, before any route: nothing is allocated for a
- * request that passes (a pointer is made only for the value that fails).
+ * Both checks run on every request with parameters (the misspelt numbers before the schema, the
+ * unstorable values after it): a request that passes makes no pointer text and no per-value arrays
+ * (only the walk's small stack); a pointer is made only for the value that fails.
  */
 
-function misspeltNumbers(data: unknown, numeric: readonly NumericProperty[]): ErrorObject[] {
-  if (numeric.length === 0 || data === null || typeof data !== 'object') return [];
+/** What misspeltNumbers finds when nothing is misspelt: one shared, empty, frozen list. */
+const NONE_MISSPELT: readonly ErrorObject[] = Object.freeze([]);
+
+function misspeltNumbers(data: unknown, numeric: readonly NumericProperty[]): readonly ErrorObject[] {
+  if (numeric.length === 0 || data === null || typeof data !== 'object') return NONE_MISSPELT;
   let misspelt: ErrorObject[] | undefined;
   for (const { name, kind, schema, decimal } of numeric) {
     const value = (data as Record<string, unknown>)[name];
     const wrong = typeof value === 'string' ? !decimal.test(value) : Array.isArray(value) && value.some((item) => typeof item === 'string' && !decimal.test(item));
     if (wrong) (misspelt ??= []).push({ keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema });
   }
-  return misspelt ?? [];
+  return misspelt ?? NONE_MISSPELT;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -57,8 +57,8 @@ export interface UnitDetails {
 /*
  * Texts kept joined into one string per kind, with offsets, rather than as one string each: the
  * serializer builds a text by concatenation, and V8 keeps such a text as a tree of its pieces (~5x
- * its length) until something flattens it. A joined string is flat and has one header; a request
- * takes its slice (textAt).
+ * its length) until something flattens it. A joined string has one header and is made flat
+ * (flatText: a join of one text is that text, still a tree); a request takes its slice (textAt).
  */
 export interface Texts {
   text: string;
@@ -213,7 +213,7 @@ class Joined {
 
   done(): Texts {
     this.offsets[this.texts.length] = this.length;
-    return { text: this.texts.join(''), at: this.offsets.subarray(0, this.texts.length + 1) };
+    return { text: flatText(this.texts.join('')), at: this.offsets.subarray(0, this.texts.length + 1) };
   }
 }
 
