@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { etagOf } from '../src/http/http-cache.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { compressedBodyRequests, identityBodyRequests } from '../src/metrics/instruments.js';
+import type { Snapshot } from '../src/search/snapshot.js';
 import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
@@ -167,16 +168,27 @@ describe.each(drivers)('compressed once (%s)', (driver) => {
     expect(t.details.bodies.compressedBodies(old)).toBeGreaterThan(0);
     await importBundle(t.db, catalogue(999_999.99), { facilityLinkRadiusM: t.config.facilityLinkRadiusM });
     await t.refresh();
+    // The import's own change signal may ask for another build of the same catalogue, which can swap in
+    // a second snapshot (with empty caches) at any moment: what a request kept is counted over the
+    // snapshot current before it and the one current after it.
+    const keptAround = async (ask: () => Promise<unknown>, count: (snapshot: Snapshot) => number): Promise<number> => {
+      const from = t.search.current();
+      await ask();
+      const to = t.search.current();
+      return count(from) + (to === from ? 0 : count(to));
+    };
     const misses = await counted('miss');
-    const after = await get('/units/1000', { 'accept-encoding': 'br' });
+    let after: Awaited<ReturnType<typeof get>> | undefined;
+    const compressed = await keptAround(async () => (after = await get('/units/1000', { 'accept-encoding': 'br' })), (snapshot) => t.details.bodies.compressedBodies(snapshot));
+    expect(compressed).toBe(1);
     expect(await counted('miss')).toBe(misses + 1);
-    expect(JSON.parse(decode(after).toString()).data.price).toBe(999_999.99);
-    expect(after.headers.etag).not.toBe(before.headers.etag);
-    expect(t.details.bodies.compressedBodies(await t.search.latest())).toBe(1);
+    expect(JSON.parse(decode(after!).toString()).data.price).toBe(999_999.99);
+    expect(after!.headers.etag).not.toBe(before.headers.etag);
     // The identity bodies go too.
     expect(t.details.bodies.identityBodies(old).bodies).toBeGreaterThan(0);
-    const identity = await get('/units/1000');
-    expect(identity.json().data.price).toBe(999_999.99);
-    expect(t.details.bodies.identityBodies(await t.search.latest()).bodies).toBe(1);
+    let identity: Awaited<ReturnType<typeof get>> | undefined;
+    const kept = await keptAround(async () => (identity = await get('/units/1000')), (snapshot) => t.details.bodies.identityBodies(snapshot).bodies);
+    expect(identity!.json().data.price).toBe(999_999.99);
+    expect(kept).toBe(1);
   });
 });
