@@ -97,6 +97,22 @@ describe.each(drivers)('request log (%s)', (driver) => {
     expect(line).not.toHaveProperty('db');
   });
 
+  it('follows the queries only at the levels that write request lines (the async context costs every request)', async () => {
+    for (const [level, expected] of [['warn', undefined], ['info', ['primary']]] as const) {
+      const { app } = await logging(level);
+      const seen: (string[] | undefined)[] = [];
+      app.addHook('onResponse', async (request) => {
+        seen.push(request.servedBy && [...request.servedBy]);
+      });
+      try {
+        expect((await apply(app, `trace-${level}`)).statusCode).toBe(201);
+      } finally {
+        await app.close();
+      }
+      expect(seen, level).toEqual([expected]);
+    }
+  });
+
   it('logs headers and bodies at debug only, with the key and the client redacted', async () => {
     const { app, lines } = await logging('debug');
     try {

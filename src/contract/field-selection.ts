@@ -46,9 +46,29 @@ export function fieldsParameter(schema: TObject, example: string) {
 /**
  * The selection asked for, or undefined when `fields` is absent (the full answer). Names are trimmed;
  * repeats are allowed. An empty list or an unknown name is a 400 naming the parameter and the names.
+ *
+ * A page asks with the same `fields` on every request, so each list's selections are kept by their raw
+ * text (a few hundred, then started again): the split, the checks and the sets were ~4 % of a lean
+ * project page's CPU (docs/performance.md, stop 47). A refused text is not kept; it is refused again.
  */
 export function parseFields(raw: string | undefined, known: readonly string[], parameter = 'fields'): FieldSelection | undefined {
   if (raw === undefined) return undefined;
+  let kept = parsedOf.get(known);
+  if (!kept) parsedOf.set(known, (kept = new Map()));
+  let selection = kept.get(raw);
+  if (selection) return selection;
+  selection = parseNames(raw, known, parameter);
+  if (kept.size >= PARSED_PER_LIST) kept.clear();
+  kept.set(raw, selection);
+  return selection;
+}
+
+/** Selections kept per list of known names (selectableFields' frozen lists), by raw text. */
+const parsedOf = new WeakMap<readonly string[], Map<string, FieldSelection>>();
+/** Raw texts kept per list: the pages of a site ask with a few; a client varying it freely only refills the map. */
+const PARSED_PER_LIST = 256;
+
+function parseNames(raw: string, known: readonly string[], parameter: string): FieldSelection {
   const names = raw.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw new FilterError(parameter, `${parameter} must name at least one property`);
   const knownSet = new Set(known);
@@ -58,6 +78,18 @@ export function parseFields(raw: string | undefined, known: readonly string[], p
   }
   return new Set(names);
 }
+
+/**
+ * The selection as one text, the same for every order and repeat of the same names (part of the kept
+ * bodies' keys: `fields=units,name` and `fields=name,units` are one body). Made once per selection.
+ */
+export function selectionKey(fields: FieldSelection): string {
+  let key = keyOf.get(fields);
+  if (key === undefined) keyOf.set(fields, (key = [...fields].sort().join(',')));
+  return key;
+}
+
+const keyOf = new WeakMap<FieldSelection, string>();
 
 /** The object with only the selected properties, in the object's own order. */
 export function pickFields(value: Readonly<Record<string, unknown>>, fields: FieldSelection): Record<string, unknown> {

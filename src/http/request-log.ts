@@ -52,9 +52,16 @@ export class RequestLog extends LogController {
   }
 }
 
+/** The levels at which the request lines are written (LOG_LEVEL's values; `silent` writes nothing). */
+const WRITES_REQUEST_LINES: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
+
 /** Follows each request's queries to their database server (`db` of the line), and logs bodies at debug. */
 export function traceRequests(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
+    // `db` is a field of the request line, written at info: at a quieter level (warn, error…) no line is
+    // written, so the queries are not followed. Following them is an async context, which costs every
+    // promise of every request, database or not: ~10 % of a unit's CPU (docs/performance.md, stop 47).
+    if (!WRITES_REQUEST_LINES.has(app.log.level)) return done();
     // Everything this request starts from here on (hooks, handler, queries) notes its server.
     request.servedBy = trackServedBy(done);
   });

@@ -10,7 +10,7 @@ import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { JSON_TYPE, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
-import { parseFields, selectableFields, selectJsonFields } from '../../contract/field-selection.js';
+import { parseFields, selectableFields, selectionKey, selectJsonFields } from '../../contract/field-selection.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
@@ -138,7 +138,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
       const scope = display ? { ...request.auth, display } : request.auth;
       const detail = { projectId: request.params.id, scope, fields, nearby: { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } };
       // Everything the body depends on (the key's visibility is checked before anything kept is sent).
-      const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
+      const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? selectionKey(fields) : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
       if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
       const kept = details.bodies.sendKept(request, reply, search, snapshot, 'projects', key);
       if (kept) return kept;

@@ -7,7 +7,7 @@ import { responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
-import { parseFields, selectableFields } from '../../contract/field-selection.js';
+import { parseFields, selectableFields, selectionKey } from '../../contract/field-selection.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, details }) => {
@@ -39,7 +39,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       const k = visibleUnitIndex(snapshot, scope, request.params.id);
       if (k < 0) throw notFound(messages.unitNotFound);
       // Everything the body depends on (the key's visibility is settled above).
-      const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? [...fields].sort().join(',') : ''}`;
+      const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? selectionKey(fields) : ''}`;
       const kept = details.bodies.sendKept(request, reply, search, snapshot, 'units', key);
       if (kept) return kept;
       const body = await details.units.body(snapshot, { unitId: request.params.id, k, scope, fields });
