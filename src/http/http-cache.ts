@@ -21,8 +21,34 @@ import { compressSync, negotiatedCoding, type ContentCoding } from './compressio
 export const CACHE_CONTROL = 'private, no-cache';
 
 export function etagOf(body: string | Buffer, coding?: ContentCoding): string {
-  const hash = digest('sha256', body, 'base64url');
+  const hash = hashOf(body);
   return coding ? `"${hash}-${coding}"` : `"${hash}"`;
+}
+
+/**
+ * Where the hash of a body made again with the same bytes is kept (a search page asked again: its
+ * envelope and items are made from a kept result, the same for every request asking it). Hashing a
+ * 14 kB page was ~15 % of a repeated search's CPU (docs/performance.md, stop 47). Whoever attaches a
+ * slot to a body vouches that every body it attaches the slot to has the same bytes.
+ */
+export interface HashSlot {
+  hash?: string;
+}
+
+const slots = new WeakMap<Buffer, HashSlot>();
+
+/** `body`, whose hash is read from (or, the first time, written to) `slot`. */
+export function withHashSlot(body: Buffer, slot: HashSlot): Buffer {
+  slots.set(body, slot);
+  return body;
+}
+
+function hashOf(body: string | Buffer): string {
+  const slot = typeof body === 'string' ? undefined : slots.get(body);
+  if (slot?.hash !== undefined) return slot.hash;
+  const hash = digest('sha256', body, 'base64url');
+  if (slot) slot.hash = hash;
+  return hash;
 }
 
 /** Adds `accept-encoding` to Vary (lower-case, as @fastify/compress writes it, so it is not repeated). */

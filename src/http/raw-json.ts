@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { RawJsonError, spliceRawProperty } from '../contract/json-splice.js';
 import { ok } from '../contract/schemas/envelope.js';
+import { withHashSlot, type HashSlot } from './http-cache.js';
 
 /*
  * Sending a response part that is already JSON text without parsing it and serializing it again. The
@@ -56,7 +57,12 @@ export function serializeText(reply: FastifyReply, payload: unknown): string {
   return serialized;
 }
 
-/** sendWithRawItems with the envelope already serialized (serializeEnvelope). */
-export function sendSerializedWithRawItems(reply: FastifyReply, serializedEnvelope: string, itemsJson: string): FastifyReply {
-  return sendJsonParts(reply, spliceRawProperty(serializedEnvelope, 'items', [], [itemsJson]));
+/**
+ * sendWithRawItems with the envelope already serialized (serializeEnvelope). With `hashSlot`, the
+ * caller vouches that every body sent with that slot has the same bytes: its ETag's hash is made once
+ * (http-cache.ts).
+ */
+export function sendSerializedWithRawItems(reply: FastifyReply, serializedEnvelope: string, itemsJson: string, hashSlot?: HashSlot): FastifyReply {
+  const body = jsonBody(spliceRawProperty(serializedEnvelope, 'items', [], [itemsJson]));
+  return reply.type(JSON_TYPE).send(hashSlot ? withHashSlot(body, hashSlot) : body);
 }

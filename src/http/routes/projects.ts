@@ -4,10 +4,12 @@ import { messages } from '../../domain/error-catalogue.js';
 import { polygonLine } from '../../domain/project-filters.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
 import { findProjects } from '../../search/find-projects.js';
+import { derivedOnce } from '../../search/result-cache.js';
 import { flatListJson, isVisibleProject } from '../../search/visibility.js';
 import type { AppDeps } from '../deps.js';
 import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
+import type { HashSlot } from '../http-cache.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { JSON_TYPE, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
 import { parseFields, selectableFields, selectionKey, selectJsonFields } from '../../contract/field-selection.js';
@@ -45,7 +47,10 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
     // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
     // and facets) serialized once per search and kept with its result.
     found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
-    return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items);
+    // The body is the same for every request asking this page of the result again (the result's key holds
+    // the scope, prices, currency and filters; the page, `match` and the selection are named here).
+    const hashSlot = derivedOnce(found.kept, `body hash ${page.offset} ${page.limit} ${page.match} ${fields ? selectionKey(fields) : ''}`, (): HashSlot => ({}));
+    return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items, hashSlot);
   }
 
   app.get(
