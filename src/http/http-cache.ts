@@ -54,14 +54,9 @@ function hashOf(body: string | Buffer): string {
 /** Adds `accept-encoding` to Vary (lower-case, as @fastify/compress writes it, so it is not repeated). */
 function varyOnAcceptEncoding(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
-  if (current === undefined) {
-    reply.header('vary', 'accept-encoding');
-    return;
-  }
-  const text = Array.isArray(current) ? current.join(', ') : String(current);
-  if (ACCEPT_ENCODING_LISTED.test(text)) return;
-  const values = text.split(',').map((value) => value.trim()).filter(Boolean);
-  reply.header('vary', [...values, 'accept-encoding'].join(', '));
+  const text = current === undefined || current === null ? '' : Array.isArray(current) ? current.join(', ') : String(current);
+  if (text.trim() === '') reply.header('vary', 'accept-encoding');
+  else if (!ACCEPT_ENCODING_LISTED.test(text)) reply.header('vary', `${text}, accept-encoding`);
 }
 
 /** `accept-encoding` as one of a Vary list's names, any case (checked on every answer before the list is rewritten). */

@@ -84,12 +84,11 @@ function numericKind(schema: Record<string, unknown>): NumericKind | undefined {
   return undefined;
 }
 
-/** A declared numeric property of a query or path schema, with the pattern its text must match. */
+/** A declared numeric property of a query or path schema (its text must match DECIMAL[kind]). */
 interface NumericProperty {
   name: string;
   kind: NumericKind;
   schema: object;
-  decimal: RegExp;
 }
 
 function numericProperties(schema: unknown): NumericProperty[] {
@@ -97,7 +96,7 @@ function numericProperties(schema: unknown): NumericProperty[] {
   const numeric: NumericProperty[] = [];
   for (const [name, property] of Object.entries(properties)) {
     const kind = numericKind(property);
-    if (kind) numeric.push({ name, kind, schema: property, decimal: DECIMAL[kind] });
+    if (kind) numeric.push({ name, kind, schema: property });
   }
   return numeric;
 }
@@ -119,7 +118,8 @@ const NONE_MISSPELT: readonly ErrorObject[] = Object.freeze([]);
 function misspeltNumbers(data: unknown, numeric: readonly NumericProperty[]): readonly ErrorObject[] {
   if (numeric.length === 0 || data === null || typeof data !== 'object') return NONE_MISSPELT;
   let misspelt: ErrorObject[] | undefined;
-  for (const { name, kind, schema, decimal } of numeric) {
+  for (const { name, kind, schema } of numeric) {
+    const decimal = DECIMAL[kind];
     const value = (data as Record<string, unknown>)[name];
     const wrong = typeof value === 'string' ? !decimal.test(value) : Array.isArray(value) && value.some((item) => typeof item === 'string' && !decimal.test(item));
     if (wrong) (misspelt ??= []).push({ keyword: 'type', instancePath: `/${escapePointer(name)}`, schemaPath: '', params: { type: kind }, parentSchema: schema });
@@ -146,10 +146,8 @@ function unstorableValue(data: unknown): ErrorObject | undefined {
   const reason = unstorableReason(data);
   if (reason) return { keyword: 'unstorable', instancePath: '', schemaPath: '', params: {}, message: reason };
   if (data === null || typeof data !== 'object') return undefined;
-  // Containers still to walk, each with the index of its next member and how it was reached.
-  const stack: { container: object; keys: readonly string[] | undefined; next: number }[] = [];
-  const enter = (container: object) => stack.push({ container, keys: Array.isArray(container) ? undefined : Object.keys(container), next: 0 });
-  enter(data);
+  const stack: Frame[] = [];
+  enter(stack, data);
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
     const length = top.keys ? top.keys.length : (top.container as unknown[]).length;
@@ -161,13 +159,24 @@ function unstorableValue(data: unknown): ErrorObject | undefined {
     const value = top.keys ? (top.container as Record<string, unknown>)[top.keys[at]] : (top.container as unknown[])[at];
     const message = unstorableReason(value);
     if (message) return { keyword: 'unstorable', instancePath: pointerOf(stack), schemaPath: '', params: {}, message };
-    if (value !== null && typeof value === 'object') enter(value);
+    if (value !== null && typeof value === 'object') enter(stack, value);
   }
   return undefined;
 }
 
+/** A container still to walk, with the index of its next member (its keys when an object). */
+interface Frame {
+  container: object;
+  keys: readonly string[] | undefined;
+  next: number;
+}
+
+function enter(stack: Frame[], container: object): void {
+  stack.push({ container, keys: Array.isArray(container) ? undefined : Object.keys(container), next: 0 });
+}
+
 /** The pointer of the member last taken from each container of the stack. */
-function pointerOf(stack: readonly { keys: readonly string[] | undefined; next: number }[]): string {
+function pointerOf(stack: readonly Frame[]): string {
   return stack.map(({ keys, next }) => `/${keys ? escapePointer(keys[next - 1]) : String(next - 1)}`).join('');
 }
 
