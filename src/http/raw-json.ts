@@ -13,10 +13,13 @@ import { withHashSlot, type HashSlot } from './http-cache.js';
 /**
  * Sends JSON text given in parts as the response body, as it is. The parts are encoded straight into
  * one buffer: no joined string is made (a megabyte of text with any non-Latin-1 character is two
- * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes.
+ * megabytes as a JavaScript string), and the ETag hook and the socket share the bytes. With
+ * `hashSlot`, the caller vouches that every body sent with that slot has the same bytes: its ETag's
+ * hash is made once (http-cache.ts).
  */
-export function sendJsonParts(reply: FastifyReply, parts: readonly JsonPart[]): FastifyReply {
-  return reply.type(JSON_TYPE).send(jsonBody(parts));
+export function sendJsonParts(reply: FastifyReply, parts: readonly JsonPart[], hashSlot?: HashSlot): FastifyReply {
+  const body = jsonBody(parts);
+  return reply.type(JSON_TYPE).send(hashSlot ? withHashSlot(body, hashSlot) : body);
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -57,12 +60,7 @@ export function serializeText(reply: FastifyReply, payload: unknown): string {
   return serialized;
 }
 
-/**
- * sendWithRawItems with the envelope already serialized (serializeEnvelope). With `hashSlot`, the
- * caller vouches that every body sent with that slot has the same bytes: its ETag's hash is made once
- * (http-cache.ts).
- */
+/** sendWithRawItems with the envelope already serialized (serializeEnvelope); `hashSlot` as for sendJsonParts. */
 export function sendSerializedWithRawItems(reply: FastifyReply, serializedEnvelope: string, itemsJson: string, hashSlot?: HashSlot): FastifyReply {
-  const body = jsonBody(spliceRawProperty(serializedEnvelope, 'items', [], [itemsJson]));
-  return reply.type(JSON_TYPE).send(hashSlot ? withHashSlot(body, hashSlot) : body);
+  return sendJsonParts(reply, spliceRawProperty(serializedEnvelope, 'items', [], [itemsJson]), hashSlot);
 }

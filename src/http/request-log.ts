@@ -61,7 +61,7 @@ export function traceRequests(app: FastifyInstance): void {
     // `db` is a field of the request line, written at info: at a quieter level (warn, error…) no line is
     // written, so the queries are not followed. Following them is an async context, which costs every
     // promise of every request, database or not: ~10 % of a unit's CPU (docs/performance.md, stop 47).
-    if (!WRITES_REQUEST_LINES.has(app.log.level)) return done();
+    if (!WRITES_REQUEST_LINES.has(request.log.level)) return done();
     // Everything this request starts from here on (hooks, handler, queries) notes its server.
     request.servedBy = trackServedBy(done);
   });

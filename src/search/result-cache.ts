@@ -37,17 +37,21 @@ export interface FoundList {
 
 /*
  * What is worked out from a search's result and is the same for every request asking it again (a page
- * with `match=true`, the clusters at a zoom, an MCP tool's parsed page): kept with the result, under a
- * name that says what it is and everything else it depends on. The result's key already holds the
- * scope, the key's prices, the currency and every filter. Weakly held: it goes with the result when
- * the cache drops it or the snapshot is replaced; a result that was never kept keeps nothing for long.
+ * with `match=true`, the clusters at a zoom, an MCP tool's parsed page, the hash of a page's body for
+ * its ETag): kept with the result, under a name that says what it is and everything else it depends
+ * on. The result's key holds the scope, the key's prices, the currency and every filter. Weakly held:
+ * it goes with the result when the cache drops it or the snapshot is replaced; a result that was never
+ * kept keeps nothing for long. Each shelf has its own bound, so that many small things of one kind
+ * (the body hashes of every page asked) do not crowd out another (the clusters at each zoom).
  */
-const derived = new WeakMap<FoundList, Map<string, unknown>>();
-/** Per result: the first few pages and views asked are the ones asked again. */
+const shelves = new Map<string, WeakMap<FoundList, Map<string, unknown>>>();
+/** Per result and shelf: the first few pages and views asked are the ones asked again. */
 const DERIVED_PER_RESULT = 32;
 
-/** `make()` for the result `found` under `name`, made once while the result is kept. */
-export function derivedOnce<T>(found: FoundList, name: string, make: () => T): T {
+/** `make()` for the result `found` under `name` (on `shelf`), made once while the result is kept. */
+export function derivedOnce<T>(found: FoundList, name: string, make: () => T, shelf = 'views'): T {
+  let derived = shelves.get(shelf);
+  if (!derived) shelves.set(shelf, (derived = new WeakMap()));
   let kept = derived.get(found);
   if (!kept) derived.set(found, (kept = new Map()));
   if (kept.has(name)) return kept.get(name) as T;
@@ -137,7 +141,9 @@ export function searchKey(
   // A drawn shape by its key, written once per shape (its hundreds of coordinates were most of the key's cost).
   const { polygon, ...filters } = page.filters;
   const key = [developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, filters, polygon ? shapeKey(polygon) : null];
-  // `currency=` changes the matches of price bounds (and nothing else of the kept result).
+  // `currency=` changes the matches of price bounds, and the prices and codes of every page: what is kept
+  // with a result (derivedOnce: match pages, body hashes) relies on the key holding everything a page's
+  // body depends on besides the page itself (offset, limit, match, fields), so it is in the key always.
   return JSON.stringify(currency === undefined ? key : [...key, currency]);
 }
 

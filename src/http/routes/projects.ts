@@ -35,8 +35,11 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
 export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { config, search, contacts, details }) => {
-  /** GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the items. */
-  async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply) {
+  /**
+   * GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the
+   * items. `etag`: the answer gets an ETag (GET and HEAD; a POST answer has none), whose hash is kept.
+   */
+  async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply, etag: boolean) {
     // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
     const page = parseProjectsQuery(query);
     const fields = parseFields(query.fields, selectableFields(ProjectListItem));
@@ -49,7 +52,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
     found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
     // The body is the same for every request asking this page of the result again (the result's key holds
     // the scope, prices, currency and filters; the page, `match` and the selection are named here).
-    const hashSlot = derivedOnce(found.kept, `body hash ${page.offset} ${page.limit} ${page.match} ${fields ? selectionKey(fields) : ''}`, (): HashSlot => ({}));
+    const hashSlot = etag ? derivedOnce(found.kept, `${page.offset} ${page.limit} ${page.match} ${fields ? selectionKey(fields) : ''}`, (): HashSlot => ({}), 'body hashes') : undefined;
     return sendSerializedWithRawItems(reply, found.kept.rendered, fields ? selectJsonFields(found.items, fields) : found.items, hashSlot);
   }
 
@@ -73,7 +76,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
         response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
       },
     },
-    async (request, reply) => searchProjects(request.auth, request.query, reply),
+    async (request, reply) => searchProjects(request.auth, request.query, reply, true),
   );
 
   app.post(
@@ -95,7 +98,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
     async (request, reply) => {
       const { polygon, ...query } = request.body;
       const line = polygon === undefined || typeof polygon === 'string' ? polygon : polygonLine(polygon);
-      return searchProjects(request.auth, { ...query, ...(line !== undefined && { polygon: line }) }, reply);
+      return searchProjects(request.auth, { ...query, ...(line !== undefined && { polygon: line }) }, reply, false);
     },
   );
 
