@@ -52,7 +52,10 @@ export class RequestLog extends LogController {
   }
 }
 
-/** The levels at which the request lines are written (LOG_LEVEL's values; `silent` writes nothing). */
+/**
+ * The levels at which the request lines are written (LOG_LEVEL's values; `silent` writes nothing). Named
+ * here because Fastify's logger type has no `isLevelEnabled` (pino's), nor has its logger when logging is off.
+ */
 const WRITES_REQUEST_LINES: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
 
 /** Follows each request's queries to their database server (`db` of the line), and logs bodies at debug. */

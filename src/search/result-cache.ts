@@ -44,12 +44,14 @@ export interface FoundList {
  * kept keeps nothing for long. Each shelf has its own bound, so that many small things of one kind
  * (the body hashes of every page asked) do not crowd out another (the clusters at each zoom).
  */
-const shelves = new Map<string, WeakMap<FoundList, Map<string, unknown>>>();
+/** The shelves: what pages and views make (match pages, clusters, MCP pages), and the pages' body hashes. */
+export type Shelf = 'views' | 'body hashes';
+const shelves = new Map<Shelf, WeakMap<FoundList, Map<string, unknown>>>();
 /** Per result and shelf: the first few pages and views asked are the ones asked again. */
 const DERIVED_PER_RESULT = 32;
 
 /** `make()` for the result `found` under `name` (on `shelf`), made once while the result is kept. */
-export function derivedOnce<T>(found: FoundList, name: string, make: () => T, shelf = 'views'): T {
+export function derivedOnce<T>(found: FoundList, name: string, make: () => T, shelf: Shelf = 'views'): T {
   let derived = shelves.get(shelf);
   if (!derived) shelves.set(shelf, (derived = new WeakMap()));
   let kept = derived.get(found);
