@@ -1,7 +1,7 @@
 /*
  * The import rules of src/, checked by `npm test` (`npm run check:imports`, dependency-cruiser).
  * Type-only imports count (tsPreCompilationDeps): a circle of types is still a circle to read through.
- * Layers, lowest first: domain (pure rules) < contract (schemas, presenters, links) < db, queries,
+ * Layers, lowest first: lib (generic helpers) < domain (pure rules) < contract (schemas, presenters, links) < db, queries,
  * search, import < http (routes, plugins, reply plumbing) < server, cli.
  */
 module.exports = {
@@ -29,10 +29,39 @@ module.exports = {
     },
     {
       name: 'domain-is-pure',
-      comment: 'Pure rules import nothing of the service but other rules.',
+      comment: 'Pure rules import nothing of the service but other rules and the generic helpers of src/lib.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: '^src/', pathNot: '^src/domain/' },
+      to: { path: '^src/', pathNot: '^src/(domain|lib)/' },
+    },
+    {
+      name: 'lib-is-a-leaf',
+      comment: 'Generic helpers (src/lib) know nothing of the service: they import nothing of src but each other.',
+      severity: 'error',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/', pathNot: '^src/lib/' },
+    },
+    {
+      name: 'mcp-sdk-on-demand',
+      comment:
+        'The MCP SDK is loaded on the first POST /mcp (src/http/mcp/engine.ts) or by the CLI\'s stdio proxy, never at start-up: only the modules behind that door import it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/http/mcp/(engine|server|streamable-http|request-transport|stdio-proxy)\\.ts$' },
+      to: { path: '(^|/)@modelcontextprotocol/sdk/' },
+    },
+    {
+      name: 'mcp-engine-behind-a-dynamic-import',
+      comment: 'The modules that load the MCP SDK are reached from outside only by import() or for their types.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/http/mcp/(engine|server|streamable-http|request-transport|stdio-proxy)\\.ts$' },
+      to: { path: '^src/http/mcp/(engine|server|streamable-http|request-transport|stdio-proxy)\\.ts$', dependencyTypesNot: ['dynamic-import', 'type-only'] },
+    },
+    {
+      name: 'redis-client-on-demand',
+      comment: 'ioredis is loaded only when REDIS_URL asks for it (src/http/rate-limit-store.ts), by import().',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: 'node_modules/ioredis', dependencyTypesNot: ['dynamic-import'] },
     },
   ],
   options: {

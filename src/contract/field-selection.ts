@@ -1,5 +1,6 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import { FilterError } from '../domain/project-filters.js';
+import { perObject } from '../lib/per-object.js';
 
 /*
  * Field selection (`fields=name,media,units`), the one home of the rule for every route that offers it
@@ -20,13 +21,11 @@ export type FieldSelection = ReadonlySet<string>;
 
 /** The property names a selection may use: those of the route's response object schema. */
 export function selectableFields(schema: TObject): readonly string[] {
-  let names = namesOf.get(schema);
-  if (!names) namesOf.set(schema, (names = Object.freeze(Object.keys(schema.properties))));
-  return names;
+  return namesOf(schema);
 }
 
 /** Each schema's names, listed once: the routes ask on every request. */
-const namesOf = new WeakMap<TObject, readonly string[]>();
+const namesOf = perObject((schema: TObject): readonly string[] => Object.freeze(Object.keys(schema.properties)));
 
 /** The querystring parameter, described with the names it accepts and an example. */
 export function fieldsParameter(schema: TObject, example: string) {
@@ -53,8 +52,7 @@ export function fieldsParameter(schema: TObject, example: string) {
  */
 export function parseFields(raw: string | undefined, known: readonly string[], parameter = 'fields'): FieldSelection | undefined {
   if (raw === undefined) return undefined;
-  let kept = parsedOf.get(known);
-  if (!kept) parsedOf.set(known, (kept = new Map()));
+  const kept = parsedOf(known);
   let selection = kept.get(raw);
   if (selection) return selection;
   selection = parseNames(raw, known, parameter);
@@ -64,7 +62,7 @@ export function parseFields(raw: string | undefined, known: readonly string[], p
 }
 
 /** Selections kept per list of known names (selectableFields' frozen lists), by raw text. */
-const parsedOf = new WeakMap<readonly string[], Map<string, FieldSelection>>();
+const parsedOf = perObject((_known: readonly string[]) => new Map<string, FieldSelection>());
 /** Raw texts kept per list: the pages of a site ask with a few; a client varying it freely only refills the map. */
 const PARSED_PER_LIST = 256;
 
@@ -84,12 +82,10 @@ function parseNames(raw: string, known: readonly string[], parameter: string): F
  * bodies' keys: `fields=units,name` and `fields=name,units` are one body). Made once per selection.
  */
 export function selectionKey(fields: FieldSelection): string {
-  let key = keyOf.get(fields);
-  if (key === undefined) keyOf.set(fields, (key = [...fields].sort().join(',')));
-  return key;
+  return keyOf(fields);
 }
 
-const keyOf = new WeakMap<FieldSelection, string>();
+const keyOf = perObject((fields: FieldSelection) => [...fields].sort().join(','));
 
 /** The object with only the selected properties, in the object's own order. */
 export function pickFields(value: Readonly<Record<string, unknown>>, fields: FieldSelection): Record<string, unknown> {

@@ -1,5 +1,3 @@
-import { Redis } from 'ioredis';
-
 /** Where a key's requests in the current window are counted. */
 export interface RateLimitStore {
   /** Counts one request for `id`; the window starts at the first request and lasts `windowMs`. */
@@ -67,6 +65,9 @@ export interface RedisStoreOptions {
  * the background.
  */
 export async function redisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
+  // Loaded here, not with the module: a process without REDIS_URL never needs the client (~10 MB of
+  // resident memory once loaded; docs/performance.md, stop 48).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -1,6 +1,6 @@
 import { clearOutsideBox, type LngLatBox } from '../domain/geo.js';
 import { andInto } from './byte-masks.js';
-import { perObject } from './per-object.js';
+import { perObject } from '../lib/per-object.js';
 import type { ProjectColumns } from './snapshot.js';
 
 /*

@@ -17,7 +17,7 @@ import { keepInBox, latitudeBand } from './box-filter.js';
 import { FACET_BUCKETS, FACET_STATUSES, FACET_STATUSES_SHIFT, UnitMatcher } from './unit-matcher.js';
 import { visibleScope } from './visibility.js';
 import { WhatMatched } from './what-matched.js';
-import { perObject } from './per-object.js';
+import { perObject } from '../lib/per-object.js';
 import { nearFlags } from './near-flags.js';
 
 /*

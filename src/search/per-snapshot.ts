@@ -1,4 +1,4 @@
-import { perObject, type PerObject } from './per-object.js';
+import { perObject, type PerObject } from '../lib/per-object.js';
 import type { Snapshot } from './snapshot.js';
 
 /*

@@ -4,7 +4,7 @@ import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import type { Matches } from './matches.js';
-import { perObject } from './per-object.js';
+import { perObject } from '../lib/per-object.js';
 
 /*
  * Results of GET /projects searches, per snapshot: what a search found (every matching project, in

@@ -4,11 +4,8 @@ import { toErrorResponse } from '../error-response.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
+import type { McpEngine } from './engine.js';
 import { mcpRouteSchema } from './openapi.js';
-import { stringifyPrepared } from './prepared-json.js';
-import { RequestTransport } from './request-transport.js';
-import { createMcpServer, type McpRequestContext } from './server.js';
-import { readPost } from './streamable-http.js';
 
 /*
  * POST /mcp: the Model Context Protocol over Streamable HTTP, in stateless mode (no session id, nothing
@@ -20,6 +17,8 @@ import { readPost } from './streamable-http.js';
  * The route does the HTTP side of the transport itself (streamable-http.ts: the SDK transport's checks
  * and answers) and hands each request to one MCP server, connected once for the app to a
  * RequestTransport, with the key's catalogue: no server, transport or web Request/Response per request.
+ * That server and the SDK are loaded on the first POST (engine.ts): most processes are never asked
+ * over MCP. The route itself, its schema and its refusals are registered at start-up as before.
  *
  * Answers are JSON, not an SSE stream: every tool answers at once, and a stateless server has no stream
  * to resume. GET (a server-to-client stream) and DELETE (end of a session) have no meaning without
@@ -32,19 +31,23 @@ import { readPost } from './streamable-http.js';
 export const HTTP_REFUSAL_CODE = -32000;
 
 export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
-  const transport = new RequestTransport<McpRequestContext>();
-  const mcp = createMcpServer((requestId) => transport.contextOf(requestId));
-  mcp.server.onerror = (error) => app.log.error({ err: error }, 'mcp server error');
-  await mcp.connect(transport);
-  app.addHook('onClose', () => mcp.close());
+  // One engine per app, started by the first POST that needs it; a failed start is tried again by the next.
+  let engine: Promise<McpEngine> | undefined;
+  const started = (): Promise<McpEngine> =>
+    (engine ??= import('./engine.js')
+      .then(({ startMcpEngine }) => startMcpEngine(app.log))
+      .catch((error: unknown) => {
+        engine = undefined;
+        throw error;
+      }));
+  app.addHook('onClose', async () => {
+    const running = await engine?.catch(() => undefined);
+    await running?.close();
+  });
 
   app.post('/mcp', { schema: mcpRouteSchema, errorHandler: sendJsonRpcError }, async (request, reply) => {
-    const posted = readPost(request.headers, request.body);
-    if (posted.kind === 'refused') return sendJson(reply, posted.status, JSON.stringify(posted.body));
-    if (posted.kind === 'accepted') return sendJson(reply, 202);
-    const context = { catalogue: inServiceCatalogue(deps, request.auth), log: request.log };
-    const answer = await transport.request(posted.message, context, { requestInfo: { headers: request.headers } });
-    return sendJson(reply, 200, stringifyPrepared(answer));
+    const answer = await (await started()).answer(request.headers, request.body, () => ({ catalogue: inServiceCatalogue(deps, request.auth), log: request.log }));
+    return sendJson(reply, answer.status, answer.text);
   });
 
   const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => {
