@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { jsonArrayFrom, jsonBuildObject } from 'kysely/helpers/postgres';
+import { sql, type InferResult, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
 import { shownPriceSql, type DisplayCurrency } from '../domain/currency.js';
 
@@ -22,43 +22,51 @@ export function paymentShareSql(types: number[]): RawBuilder<number | null> {
   return sql<number | null>`(SELECT ${paymentShareAggregate(types)} FROM project_payment_plans pp WHERE pp.project_id = p.id)`;
 }
 
-/**
- * For a read of every project at once (the search snapshot's): each project's payment plans in one
- * grouped pass over the table, to be joined on project_id (a project without plans has no row). The
- * same values as paymentShareSql, the post-handover EXISTS and paymentPlansJson per project, which run
- * one index scan each per project: at 20,000 projects the snapshot's read spent ~1 s in them.
+/*
+ * A project's payment plan (`{type, percent}` in plan order) and its features (`{id, name, type}` by
+ * name then id), each written once, as an aggregate per project_id: the search snapshot's read joins
+ * them for every project at once (one grouped pass over the table; per-project subqueries cost ~1 s at
+ * 20,000 projects), the project detail and the SQL reference pick the row of the project aliased p
+ * (PostgreSQL pushes `project_id = p.id` into the grouping: one index scan).
  */
-export function paymentsByProject(db: Kysely<DB>, preTypes: number[], afterTypes: number[]) {
+function planEntries(db: Kysely<DB>) {
   return db
     .selectFrom('project_payment_plans as pp')
     .groupBy('pp.project_id')
-    .select((eb) => [
-      'pp.project_id',
-      sql<string | null>`(${paymentShareAggregate(preTypes)})::text`.as('pre_handover_share'),
-      sql<string | null>`(${paymentShareAggregate(afterTypes)})::text`.as('after_handover_share'),
-      sql<boolean>`coalesce(bool_or(pp.type = 3 AND pp.percent > 0), false)`.as('post_handover'),
-      eb.fn
-        .jsonAgg(jsonBuildObject({ type: eb.ref('pp.type'), percent: eb.ref('pp.percent') }))
-        .orderBy('pp.position')
-        .as('payment_plans'),
-    ]);
+    .select((eb) => ['pp.project_id', eb.fn.jsonAgg(jsonBuildObject({ type: eb.ref('pp.type'), percent: eb.ref('pp.percent') })).orderBy('pp.position').as('payment_plans')]);
 }
 
-/** Likewise each project's features: their ids, and featuresJson's array (by name then id). */
-export function featuresByProject(db: Kysely<DB>) {
+function featureEntries(db: Kysely<DB>) {
   return db
     .selectFrom('project_feature_links as fl')
     .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
     .groupBy('fl.project_id')
     .select((eb) => [
       'fl.project_id',
-      sql<number[]>`array_agg(fl.feature_id ORDER BY fl.feature_id)`.as('feature_ids'),
       eb.fn
         .jsonAgg(jsonBuildObject({ id: eb.ref('pf.id'), name: eb.ref('pf.name'), type: eb.ref('pf.type') }))
         .orderBy('pf.name')
         .orderBy('pf.id')
         .as('features'),
     ]);
+}
+
+/**
+ * For the search snapshot's read: each project's payment plans, with the shares and the post-handover
+ * flag of the same pass (the values paymentShareSql and the post-handover EXISTS give per project), to
+ * be joined on project_id (a project without plans has no row).
+ */
+export function paymentsByProject(db: Kysely<DB>, preTypes: number[], afterTypes: number[]) {
+  return planEntries(db).select([
+    sql<string | null>`(${paymentShareAggregate(preTypes)})::text`.as('pre_handover_share'),
+    sql<string | null>`(${paymentShareAggregate(afterTypes)})::text`.as('after_handover_share'),
+    sql<boolean>`coalesce(bool_or(pp.type = 3 AND pp.percent > 0), false)`.as('post_handover'),
+  ]);
+}
+
+/** Likewise each project's features: their ids, and their entries. */
+export function featuresByProject(db: Kysely<DB>) {
+  return featureEntries(db).select(sql<number[]>`array_agg(fl.feature_id ORDER BY fl.feature_id)`.as('feature_ids'));
 }
 
 /** price_from (in the key's prices) and size_from over the live units of the project aliased p. */
@@ -75,23 +83,22 @@ export function unitSummaryWith(db: Kysely<DB>, priceFrom: RawBuilder<number | n
     .select([priceFrom.as('price_from'), sql<number | null>`min(u.unit_area)`.as('size_from')]);
 }
 
-/** The payment plan of the project aliased p, in plan order, as a JSON array. */
-export function paymentPlansJson(db: Kysely<DB>) {
-  return jsonArrayFrom(db.selectFrom('project_payment_plans as pp').where(sql<SqlBool>`pp.project_id = p.id`).select(['pp.type', 'pp.percent']).orderBy('pp.position'));
+/** The payment plan of the project aliased p, as a JSON array ([] without plans). */
+export function paymentPlansJson(db: Kysely<DB>): RawBuilder<PaymentPlanList> {
+  const plans = db.selectFrom(planEntries(db).as('e')).where(sql<SqlBool>`e.project_id = p.id`).select('e.payment_plans');
+  // Outside the subquery: a project without plans has no group, so the subquery gives no row (NULL).
+  return sql`coalesce((${plans}), '[]'::json)`;
 }
 
-/** The features and amenities of the project aliased p, by name then id, as a JSON array. */
-export function featuresJson(db: Kysely<DB>) {
-  return jsonArrayFrom(
-    db
-      .selectFrom('project_feature_links as fl')
-      .innerJoin('project_features as pf', 'pf.id', 'fl.feature_id')
-      .where(sql<SqlBool>`fl.project_id = p.id`)
-      .select(['pf.id', 'pf.name', 'pf.type'])
-      .orderBy('pf.name')
-      .orderBy('pf.id'),
-  );
+/** The features and amenities of the project aliased p, as a JSON array ([] without any). */
+export function featuresJson(db: Kysely<DB>): RawBuilder<FeatureList> {
+  const features = db.selectFrom(featureEntries(db).as('e')).where(sql<SqlBool>`e.project_id = p.id`).select('e.features');
+  return sql`coalesce((${features}), '[]'::json)`;
 }
+
+/** The lists as the grouped reads above select them (one definition: their types follow it). */
+type PaymentPlanList = InferResult<ReturnType<typeof planEntries>>[number]['payment_plans'];
+type FeatureList = InferResult<ReturnType<typeof featureEntries>>[number]['features'];
 
 /** Path of the project's first image (its logo/cover), for alias p. */
 export function firstImagePathSql(): RawBuilder<string | null> {
