@@ -58,10 +58,17 @@ module.exports = {
     },
     {
       name: 'redis-client-on-demand',
-      comment: 'ioredis is loaded only when REDIS_URL asks for it (src/http/rate-limit-store.ts), by import().',
+      comment: 'ioredis is loaded only when REDIS_URL asks for it, by import() in src/http/rate-limit-store.ts.',
       severity: 'error',
       from: { path: '^src/' },
-      to: { path: 'node_modules/ioredis', dependencyTypesNot: ['dynamic-import'] },
+      to: { path: '(^|/)ioredis(/|$)', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
+      name: 'redis-client-in-one-place',
+      comment: 'Only the rate limit store loads ioredis.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/http/rate-limit-store\\.ts$' },
+      to: { path: '(^|/)ioredis(/|$)' },
     },
   ],
   options: {

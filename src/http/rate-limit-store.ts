@@ -65,8 +65,8 @@ export interface RedisStoreOptions {
  * the background.
  */
 export async function redisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
-  // Loaded here, not with the module: a process without REDIS_URL never needs the client (~10 MB of
-  // resident memory once loaded; docs/performance.md, stop 48).
+  // Loaded here, not with the module: a process without REDIS_URL never needs the client (with the MCP
+  // SDK, also loaded on demand: ~10 MB of resident memory at start-up; docs/performance.md, stop 48).
   const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, {
     lazyConnect: true,

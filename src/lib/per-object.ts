@@ -1,7 +1,7 @@
 /*
  * A value derived from an object, made the first time it is asked and held by the object alone (a
  * WeakMap entry): it lives as long as the object and no longer. Snapshots (src/search/per-snapshot.ts),
- * drawn shapes (their test and cache key: find-projects.ts, result-cache.ts) and field selections
+ * drawn shapes (their test and cache key: find-projects.ts, result-cache.ts, box-filter.ts) and field selections
  * (src/contract/field-selection.ts) use it. src/lib holds such generic helpers below every layer: they
  * know nothing of the catalogue and import nothing of the service.
  */

@@ -1,4 +1,4 @@
-import { sql, type InferResult, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type InferResult, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { DB } from '../db/schema.js';
 import { shownPriceSql, type DisplayCurrency } from '../domain/currency.js';
@@ -25,9 +25,10 @@ export function paymentShareSql(types: number[]): RawBuilder<number | null> {
 /*
  * A project's payment plan (`{type, percent}` in plan order) and its features (`{id, name, type}` by
  * name then id), each written once, as an aggregate per project_id: the search snapshot's read joins
- * them for every project at once (one grouped pass over the table; per-project subqueries cost ~1 s at
- * 20,000 projects), the project detail and the SQL reference pick the row of the project aliased p
- * (PostgreSQL pushes `project_id = p.id` into the grouping: one index scan).
+ * them for every project at once (one grouped pass over the table instead of a subquery per project;
+ * docs/performance.md, stop 43), the project detail and the SQL reference pick the row of the project
+ * aliased p (PostgreSQL pushes `project_id = p.id` into the grouping: one index scan per project,
+ * EXPLAIN in docs/performance.md, stop 48).
  */
 function planEntries(db: Kysely<DB>) {
   return db
@@ -85,15 +86,21 @@ export function unitSummaryWith(db: Kysely<DB>, priceFrom: RawBuilder<number | n
 
 /** The payment plan of the project aliased p, as a JSON array ([] without plans). */
 export function paymentPlansJson(db: Kysely<DB>): RawBuilder<PaymentPlanList> {
-  const plans = db.selectFrom(planEntries(db).as('e')).where(sql<SqlBool>`e.project_id = p.id`).select('e.payment_plans');
-  // Outside the subquery: a project without plans has no group, so the subquery gives no row (NULL).
-  return sql`coalesce((${plans}), '[]'::json)`;
+  return listOfProject(planEntries(db), 'payment_plans');
 }
 
 /** The features and amenities of the project aliased p, as a JSON array ([] without any). */
 export function featuresJson(db: Kysely<DB>): RawBuilder<FeatureList> {
-  const features = db.selectFrom(featureEntries(db).as('e')).where(sql<SqlBool>`e.project_id = p.id`).select('e.features');
-  return sql`coalesce((${features}), '[]'::json)`;
+  return listOfProject(featureEntries(db), 'features');
+}
+
+/**
+ * Column `list` of a grouped read, for the project aliased p. The coalesce is outside the subquery: a
+ * project without rows has no group, so the subquery gives no row (NULL), not an empty list.
+ */
+// Kysely writes the embedded query in parentheses.
+function listOfProject<T>(entries: Compilable & Expression<unknown>, list: string): RawBuilder<T> {
+  return sql<T>`coalesce((SELECT ${sql.ref(`e.${list}`)} FROM ${entries} AS e WHERE e.project_id = p.id), '[]'::json)`;
 }
 
 /** The lists as the grouped reads above select them (one definition: their types follow it). */

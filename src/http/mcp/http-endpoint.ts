@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorResponse } from '../error-response.js';
 import type { AppDeps } from '../deps.js';
-import { ApiError } from '../errors.js';
+import { ApiError, unavailable } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
 import type { McpEngine } from './engine.js';
 import { mcpRouteSchema } from './openapi.js';
@@ -18,7 +18,8 @@ import { mcpRouteSchema } from './openapi.js';
  * and answers) and hands each request to one MCP server, connected once for the app to a
  * RequestTransport, with the key's catalogue: no server, transport or web Request/Response per request.
  * That server and the SDK are loaded on the first POST (engine.ts): most processes are never asked
- * over MCP. The route itself, its schema and its refusals are registered at start-up as before.
+ * over MCP. The route, its schema and the API's refusals (key, origin, rate limit, body) are in place
+ * at start-up; the transport's own checks (readPost) come with the SDK, so the first POST waits for it.
  *
  * Answers are JSON, not an SSE stream: every tool answers at once, and a stateless server has no stream
  * to resume. GET (a server-to-client stream) and DELETE (end of a session) have no meaning without
@@ -31,16 +32,22 @@ import { mcpRouteSchema } from './openapi.js';
 export const HTTP_REFUSAL_CODE = -32000;
 
 export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
-  // One engine per app, started by the first POST that needs it; a failed start is tried again by the next.
+  // One engine per app, started by the first POST that needs it. A start that fails (the server's
+  // connect) is tried again by the next POST; a module that fails to load stays failed (Node keeps the
+  // error), and each POST is answered 500 as JSON-RPC. Once the app closes no engine is started.
   let engine: Promise<McpEngine> | undefined;
-  const started = (): Promise<McpEngine> =>
-    (engine ??= import('./engine.js')
+  let closed = false;
+  const started = (): Promise<McpEngine> => {
+    if (closed) return Promise.reject(unavailable());
+    return (engine ??= import('./engine.js')
       .then(({ startMcpEngine }) => startMcpEngine(app.log))
       .catch((error: unknown) => {
         engine = undefined;
         throw error;
       }));
+  };
   app.addHook('onClose', async () => {
+    closed = true;
     const running = await engine?.catch(() => undefined);
     await running?.close();
   });
