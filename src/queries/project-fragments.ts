@@ -95,11 +95,11 @@ export function featuresJson(db: Kysely<DB>): RawBuilder<FeatureList> {
 }
 
 /**
- * Column `list` of a grouped read, for the project aliased p. The coalesce is outside the subquery: a
- * project without rows has no group, so the subquery gives no row (NULL), not an empty list.
+ * Column `list` of a grouped read, for the project aliased p (Kysely writes the embedded read in
+ * parentheses). The coalesce is outside the subquery: a project without rows has no group, so the
+ * subquery gives no row (NULL), not an empty list.
  */
-// Kysely writes the embedded query in parentheses.
-function listOfProject<T>(entries: Compilable & Expression<unknown>, list: string): RawBuilder<T> {
+function listOfProject<T>(entries: Compilable & Expression<unknown>, list: 'payment_plans' | 'features'): RawBuilder<T> {
   return sql<T>`coalesce((SELECT ${sql.ref(`e.${list}`)} FROM ${entries} AS e WHERE e.project_id = p.id), '[]'::json)`;
 }
 

@@ -4,6 +4,7 @@ import { toErrorResponse } from '../error-response.js';
 import type { AppDeps } from '../deps.js';
 import { ApiError, unavailable } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
+import { onDemand } from '../../lib/on-demand.js';
 import type { McpEngine } from './engine.js';
 import { mcpRouteSchema } from './openapi.js';
 
@@ -17,7 +18,7 @@ import { mcpRouteSchema } from './openapi.js';
  * The route does the HTTP side of the transport itself (streamable-http.ts: the SDK transport's checks
  * and answers) and hands each request to one MCP server, connected once for the app to a
  * RequestTransport, with the key's catalogue: no server, transport or web Request/Response per request.
- * That server and the SDK are loaded on the first POST (engine.ts): most processes are never asked
+ * That server and the SDK are loaded on the first POST (engine.ts, src/lib/on-demand.ts): most processes are never asked
  * over MCP. The route, its schema and the API's refusals (key, origin, rate limit, body) are in place
  * at start-up; the transport's own checks (readPost) come with the SDK, so the first POST waits for it.
  *
@@ -34,26 +35,16 @@ export const HTTP_REFUSAL_CODE = -32000;
 export const mcpRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   // One engine per app, started by the first POST that needs it. A start that fails (the server's
   // connect) is tried again by the next POST; a module that fails to load stays failed (Node keeps the
-  // error), and each POST is answered 500 as JSON-RPC. Once the app closes no engine is started.
-  let engine: Promise<McpEngine> | undefined;
-  let closed = false;
-  const started = (): Promise<McpEngine> => {
-    if (closed) return Promise.reject(unavailable());
-    return (engine ??= import('./engine.js')
-      .then(({ startMcpEngine }) => startMcpEngine(app.log))
-      .catch((error: unknown) => {
-        engine = undefined;
-        throw error;
-      }));
-  };
-  app.addHook('onClose', async () => {
-    closed = true;
-    const running = await engine?.catch(() => undefined);
-    await running?.close();
-  });
+  // error), and each POST is answered 500 as JSON-RPC. Once the app closes no engine is started (503).
+  const engine = onDemand(
+    () => import('./engine.js').then(({ startMcpEngine }) => startMcpEngine(app.log)),
+    (running: McpEngine) => running.close(),
+    () => unavailable(),
+  );
+  app.addHook('onClose', () => engine.close());
 
   app.post('/mcp', { schema: mcpRouteSchema, errorHandler: sendJsonRpcError }, async (request, reply) => {
-    const answer = await (await started()).answer(request.headers, request.body, () => ({ catalogue: inServiceCatalogue(deps, request.auth), log: request.log }));
+    const answer = await (await engine.get()).answer(request.headers, request.body, () => ({ catalogue: inServiceCatalogue(deps, request.auth), log: request.log }));
     return sendJson(reply, answer.status, answer.text);
   });
 
