@@ -280,9 +280,9 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
         // One comparison per shape (an expect per point made this test take ~20 s).
         const expected = points.map(([x, y]) => exact(x, y));
         inside += expected.filter(Boolean).length;
-        // The column form over the box's latitude band, on a grid of its own (its fine cells made
-        // during the pass): test() per set byte, some bytes already cleared, the mask holding no point
-        // outside the shape's box (as the search's box filter leaves it).
+        // The grid over the box's latitude band (its fine cells made during the pass): some bytes
+        // already cleared, the mask holding no point outside the shape's box (as the search's box
+        // filter leaves it).
         const set = points.map(([x, y], k) => ((k >> 2) + pick) % 3 !== 0 && (k + pick) % 5 !== 0 && inBox(x, y, shape.box));
         const keptExpected = expected.map((answer, k) => +(set[k] && answer));
         const columns = { longitude: Float64Array.from(points, ([x]) => x), latitude: Float64Array.from(points, ([, y]) => y), count: points.length };
@@ -291,9 +291,6 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
         const kept = Array.from(mask);
         kept.forEach((v) => (keptInside += v));
         firstDifference(kept, keptExpected, points, 'keepInside');
-        // One point at a time, on another grid.
-        const grid = shapeGrid(shape);
-        firstDifference(points.map(([x, y]) => grid.test(x, y)), expected, points, 'test');
       }),
       { numRuns: 300, seed: 44 },
     );
@@ -324,8 +321,6 @@ describe('shapeTest (the search\'s walk of the edges at a latitude) against inSh
     const mask = Uint8Array.from(points, ([x, y]) => +inBox(x, y, shape.box));
     shapeGrid(shape).keepInside(mask, latitudeBand(columns, shape.box.south, shape.box.north));
     firstDifference(Array.from(mask), expected.map((answer, k) => +(answer && inBox(points[k][0], points[k][1], shape.box))), points, 'keepInside');
-    const grid = shapeGrid(shape);
-    firstDifference(points.map(([x, y]) => grid.test(x, y)), expected, points, 'test');
     expect(expected.filter(Boolean).length).toBeGreaterThan(points.length / 4);
   });
 

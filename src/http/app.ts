@@ -129,11 +129,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   traceRequests(app);
   if (options.requestMetrics) countRequestsInFlight(app);
   const lifecycle = options.lifecycle ?? { draining: false };
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback, not an async hook: nothing here waits, and every request would pay for a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff');
     // While draining, no connection is kept for another request: the load balancer, which stops
     // sending here once readiness fails, then holds no idle connection that the close could cut.
     if (lifecycle.draining) reply.header('connection', 'close');
+    done();
   });
 
   app.setErrorHandler(sendError);

@@ -1,4 +1,5 @@
 import type { Snapshot } from './snapshot.js';
+import { perObject } from '../lib/per-object.js';
 
 /*
  * The `search` filter on a snapshot: which projects' name or developer name (both lower-cased as the
@@ -123,32 +124,24 @@ function occurrences(trigrams: Trigrams, term: string): number[] {
 /** What the filter reads of a snapshot's projects. */
 export type ProjectNames = Pick<Snapshot['projects'], 'nameLower' | 'developerLower' | 'count'>;
 
-/** Kept per snapshot (by its name column, which is the snapshot's own). */
-const joined = new WeakMap<string[], Names>();
-
-function namesOf(projects: ProjectNames): Names {
-  let names = joined.get(projects.nameLower);
-  if (!names) {
-    const { nameLower, developerLower, count } = projects;
-    const parts: string[] = [];
-    const start = new Int32Array(count + 1);
-    const slots = new Map<string, number>();
-    const developerSlot = new Int32Array(count);
-    let length = 0;
-    for (let i = 0; i < count; i++) {
-      start[i] = length;
-      parts.push(nameLower[i], SEPARATOR);
-      length += nameLower[i].length + 1;
-      let slot = slots.get(developerLower[i]);
-      if (slot === undefined) slots.set(developerLower[i], (slot = slots.size));
-      developerSlot[i] = slot;
-    }
-    start[count] = length;
-    names = { text: parts.join(''), start, developers: [...slots.keys()], developerSlot };
-    joined.set(nameLower, names);
+/** Kept per snapshot (by its projects' columns, which are the snapshot's own). */
+const namesOf = perObject(({ nameLower, developerLower, count }: ProjectNames): Names => {
+  const parts: string[] = [];
+  const start = new Int32Array(count + 1);
+  const slots = new Map<string, number>();
+  const developerSlot = new Int32Array(count);
+  let length = 0;
+  for (let i = 0; i < count; i++) {
+    start[i] = length;
+    parts.push(nameLower[i], SEPARATOR);
+    length += nameLower[i].length + 1;
+    let slot = slots.get(developerLower[i]);
+    if (slot === undefined) slots.set(developerLower[i], (slot = slots.size));
+    developerSlot[i] = slot;
   }
-  return names;
-}
+  start[count] = length;
+  return { text: parts.join(''), start, developers: [...slots.keys()], developerSlot };
+});
 
 /** 1 for each project (snapshot index) whose name or developer name contains `term` (lower-cased). */
 export function projectsNamed(projects: ProjectNames, term: string): Uint8Array {

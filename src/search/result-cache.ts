@@ -4,6 +4,7 @@ import type { LngLatShape } from '../domain/geo.js';
 import type { ProjectsPage } from '../domain/project-filters.js';
 import type { ProjectFacets } from '../contract/schemas/projects.js';
 import type { Matches } from './matches.js';
+import { developersKey } from './scopes.js';
 import { perObject } from '../lib/per-object.js';
 
 /*
@@ -142,7 +143,7 @@ export function searchKey(
 ): string {
   // A drawn shape by its key, written once per shape (its hundreds of coordinates were most of the key's cost).
   const { polygon, ...filters } = page.filters;
-  const key = [developerIds, priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, filters, polygon ? shapeKey(polygon) : null];
+  const key = [developersKey(developerIds), priceVector, amenitiesRadiusM ?? null, page.sort, page.facets, filters, polygon ? shapeKey(polygon) : null];
   // `currency=` changes the matches of price bounds, and the prices and codes of every page: what is kept
   // with a result (derivedOnce: match pages, body hashes) relies on the key holding everything a page's
   // body depends on besides the page itself (offset, limit, match, fields), so it is in the key always.

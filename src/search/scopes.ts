@@ -1,3 +1,5 @@
+import { perObject } from '../lib/per-object.js';
+
 /*
  * What one visibility scope (a key's contracted developers) sees of a snapshot, worked out once per
  * snapshot and kept for the next request of any key with the same contracts: the visible projects,
@@ -16,20 +18,33 @@ export interface ScopeView {
   companies?: string;
 }
 
+/**
+ * A key's contracted developers as one string: the scopes' key, and the search results' (result-cache.ts).
+ * Once per array: the key cache (src/http/key-cache.ts) hands every request of a key the same record,
+ * so its requests do not join the ids again.
+ */
+export const developersKey = perObject((developerIds: readonly number[]): string => developerIds.join(','));
+
 export class ScopeCache {
   private readonly scopes = new Map<string, ScopeView>();
+  /** The most recently used scope's key: asked again (one key's requests in a row), nothing to reorder. */
+  private newest: string | undefined;
 
   get(developerIds: readonly number[], make: () => ScopeView): ScopeView {
-    const key = developerIds.join(',');
+    const key = developersKey(developerIds);
     const found = this.scopes.get(key);
     if (found) {
-      // Map keeps insertion order: re-inserting marks it most recently used.
-      this.scopes.delete(key);
-      this.scopes.set(key, found);
+      if (key !== this.newest) {
+        // Map keeps insertion order: re-inserting marks it most recently used.
+        this.scopes.delete(key);
+        this.scopes.set(key, found);
+        this.newest = key;
+      }
       return found;
     }
     const scope = make();
     this.scopes.set(key, scope);
+    this.newest = key;
     if (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
     return scope;
   }

@@ -1,4 +1,4 @@
-import { inBox, shapeTest, type LngLatShape } from '../domain/geo.js';
+import { shapeTest, type LngLatShape } from '../domain/geo.js';
 import { SHAPE_GRID_BYTES } from '../contract/parsed-shapes.js';
 import type { LatitudeBand } from './box-filter.js';
 
@@ -43,13 +43,11 @@ const INSIDE = 1;
 const OUTSIDE = 2;
 const EDGE = 3;
 
-/** A drawn shape's test of one point, and of many points as columns. */
+/** A drawn shape's test of many points as columns. */
 export interface ShapeGrid {
-  /** Whether (px, py) is inside the shape, as geo.ts's shapeTest answers. */
-  test(px: number, py: number): boolean;
   /**
    * Clears mask[i] (0 or 1) for each project of the band (its index order[k], its coordinates at k)
-   * outside the shape: test() per set byte. The mask must hold no project outside the shape's box (the
+   * outside the shape, as geo.ts's shapeTest answers, per set byte. The mask must hold no project outside the shape's box (the
    * box's filter has run) and the band must be the box's latitudes: the band's projects are read in
    * latitude order, their coordinates front to back, where a pass by index read two coordinates at
    * random per project left (at 20,000 projects, outside the processor's nearest caches: the star +
@@ -69,7 +67,6 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
   const cellHeight = (north - south) / SIDE;
   if (!(cellWidth >= SMALLEST_CELL && cellHeight >= SMALLEST_CELL)) {
     return {
-      test: exact,
       keepInside(mask, { order, longitudes, latitudes, from, to }) {
         for (let k = from; k < to; k++) if (mask[order[k]] === 1 && !exact(longitudes[k], latitudes[k])) mask[order[k]] = 0;
       },
@@ -178,11 +175,8 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
     slots[cell] = made;
     return at;
   };
-  /** Inside, for a point in the box, from its fine indexes. */
-  const inside = (px: number, py: number, column: number, row: number): boolean => {
-    const cell = (row >> FINE_BITS) * SIDE + (column >> FINE_BITS);
-    const state = cells[cell];
-    if (state !== EDGE) return state === INSIDE;
+  /** Inside, for a point of the EDGE cell `cell`, from its fine indexes: by the cell's fine cells, else exactly. */
+  const insideEdgeCell = (px: number, py: number, column: number, row: number, cell: number): boolean => {
     // Made (and `fine` perhaps grown) before `fine` is read.
     const at = fineCells(cell);
     if (at < 0) return exact(px, py);
@@ -190,18 +184,13 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
     return sub === EDGE ? exact(px, py) : sub === INSIDE;
   };
   return {
-    test(px, py) {
-      // Outside the box (NaN included): outside the shape, as the exact test says.
-      if (!inBox(px, py, box)) return false;
-      return inside(px, py, fineColumn(px), fineRow(py));
-    },
-    // test() inlined.
     keepInside(mask, { order, longitudes, latitudes, from, to }) {
       for (let k = from; k < to; k++) {
         const i = order[k];
         if (mask[i] === 0) continue;
         const px = longitudes[k];
         const py = latitudes[k];
+        // Outside the box (NaN included): outside the shape, as the exact test says.
         if (!(px >= west && px <= east && py >= south && py <= north)) {
           mask[i] = 0;
           continue;
@@ -211,7 +200,7 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
         const cell = (row >> FINE_BITS) * SIDE + (column >> FINE_BITS);
         const state = cells[cell];
         if (state === INSIDE) continue;
-        if (state === OUTSIDE || !inside(px, py, column, row)) mask[i] = 0;
+        if (state === OUTSIDE || !insideEdgeCell(px, py, column, row, cell)) mask[i] = 0;
       }
     },
   };
