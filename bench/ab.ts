@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { openTarget, targetEnv } from './catalogue.js';
 import { ensureCatalogue, targetFor } from './driver.js';
-import { loadFixtures, revokeBenchKeys } from './fixtures.js';
+import { loadFixtures, revokeBenchKeys, type Fixtures } from './fixtures.js';
 import { probe, runLoad } from './load.js';
 import { median } from './median.js';
 import { cpuSeconds, inRoundOrder } from './process-cpu.js';
@@ -28,13 +28,20 @@ import { buildService, serviceArgs, startChildServer, waitForHealth, waitUntilId
  *   scenarios one server; A = --a, B = --b (any two names of bench/scenarios.ts), e.g. projects-typical
  *            against projects-typical-usd (issue 22: >= 90 %) or projects-typical-match (issue 24:
  *            >= 90 %), on L with --projects 5000 --foreign-currencies 25.
+ *   drivers  two servers, A on PostgreSQL and B on PGlite, each on its own copy of the catalogue; the
+ *            detail scenarios (DRIVER_SCENARIOS), each first asked over its rotation. Target (issue 25):
+ *            B/A >= 80 % on each. `npm run bench` runs the drivers one after the other, minutes apart,
+ *            where other work on a shared machine moves the figures by more than that.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line: string) => process.stderr.write(`[bench:ab] ${line}\n`);
 
 const USAGE =
-  'Usage: npm run bench:ab -- --compare mcp|metrics|scenarios [--a SCENARIO --b SCENARIO (scenarios)] [--projects N (500)] ' +
-  '[--foreign-currencies P (0)] [--rounds R (5)] [--duration S (5)] [--connections C (32)] [--driver postgres|pglite]';
+  'Usage: npm run bench:ab -- --compare mcp|metrics|scenarios|drivers [--a SCENARIO --b SCENARIO (scenarios)] [--projects N (500)] ' +
+  '[--foreign-currencies P (0)] [--rounds R (5)] [--duration S (5)] [--connections C (32)] [--driver postgres|pglite (not drivers)]';
+
+/** What `--compare drivers` runs on both: the detail scenarios of issue 25. */
+const DRIVER_SCENARIOS = ['project-detail', 'project-detail-br', 'project-detail-lean', 'project-contacts', 'unit-detail'] as const;
 
 interface Variant {
   name: string;
@@ -82,12 +89,13 @@ async function main(): Promise<void> {
     },
   });
   const compare = values.compare;
-  if (compare !== 'mcp' && compare !== 'metrics' && compare !== 'scenarios') throw new Error(USAGE);
+  if (compare !== 'mcp' && compare !== 'metrics' && compare !== 'scenarios' && compare !== 'drivers') throw new Error(USAGE);
   const named = [values.a, values.b];
   if (compare === 'scenarios' && !named.every((name) => name !== undefined && (SCENARIO_NAMES as readonly string[]).includes(name))) {
     throw new Error(`${USAGE}\n--a and --b name scenarios of bench/scenarios.ts: ${SCENARIO_NAMES.join(', ')}`);
   }
   const driver = (values.driver ?? 'postgres') as DriverName;
+  const drivers: DriverName[] = compare === 'drivers' ? ['postgres', 'pglite'] : [driver];
   const rounds = Number(values.rounds ?? 5);
   const durationS = Number(values.duration ?? 5);
   const connections = Number(values.connections ?? 32);
@@ -98,7 +106,7 @@ async function main(): Promise<void> {
     warmup: 1,
     latencyDuration: 0,
     connections,
-    drivers: [driver],
+    drivers,
     scenarios: undefined,
     ceiling: false,
     reload: false,
@@ -109,14 +117,19 @@ async function main(): Promise<void> {
   const git = gitCommit(ROOT);
   log(`${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, load average ${machine.loadAverage.join(' ')}`);
   log(`built the service in ${buildService(ROOT).toFixed(1)} s`);
-  await ensureCatalogue(targetFor(driver, options), { options, root: ROOT, runId: 'ab', log });
   const runId = `ab${randomBytes(4).toString('hex')}`;
-  let database = await openTarget(targetFor(driver, options));
-  const fixtures = await (async () => {
-    await migrateToLatest(database.db);
-    return loadFixtures(database.db, runId);
-  })().finally(() => database.close());
-  const scenarios = new Map(buildScenarios(fixtures, runId).map((scenario) => [scenario.name, scenario]));
+  // Each driver's catalogue has its own keys (and ids): its scenarios are built from its own fixtures.
+  const prepared = new Map<DriverName, { fixtures: Fixtures; scenarios: Map<string, Scenario> }>();
+  for (const name of drivers) {
+    await ensureCatalogue(targetFor(name, options), { options, root: ROOT, runId: 'ab', log });
+    const database = await openTarget(targetFor(name, options));
+    const fixtures = await (async () => {
+      await migrateToLatest(database.db);
+      return loadFixtures(database.db, runId);
+    })().finally(() => database.close());
+    prepared.set(name, { fixtures, scenarios: new Map(buildScenarios(fixtures, runId).map((scenario) => [scenario.name, scenario])) });
+  }
+  const scenarios = prepared.get(drivers[0])!.scenarios;
 
   const servers: RunningChild[] = [];
   const pairs: [Variant, Variant][] = [];
@@ -131,6 +144,17 @@ async function main(): Promise<void> {
         { name: compare === 'mcp' ? 'GET /projects' : a, server, scenario: scenarios.get(a)! },
         { name: compare === 'mcp' ? 'MCP search_projects' : b, server, scenario: scenarios.get(b)! },
       ]);
+    } else if (compare === 'drivers') {
+      const postgres = await startService('postgres', options, {}, 'postgres');
+      servers.push(postgres);
+      const pglite = await startService('pglite', options, {}, 'pglite');
+      servers.push(pglite);
+      for (const name of DRIVER_SCENARIOS) {
+        pairs.push([
+          { name: `${name} postgres`, server: postgres, scenario: prepared.get('postgres')!.scenarios.get(name)! },
+          { name: `${name} pglite`, server: pglite, scenario: prepared.get('pglite')!.scenarios.get(name)! },
+        ]);
+      }
     } else {
       const off = await startService(driver, options, {}, 'metrics off');
       const on = await startService(driver, options, { METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' }, 'metrics on');
@@ -152,6 +176,11 @@ async function main(): Promise<void> {
       const answer = await probe(variant.server.url, variant.scenario.request);
       if (answer.status < 200 || answer.status > 299) throw new Error(`${variant.name}: HTTP ${answer.status} ${answer.body.slice(0, 200)}`);
       bytes.set(variant.name, answer.bytes);
+      // As `npm run bench` does: the rotation asked once before any round (a unit's first ask reads its
+      // project's pages; a project's, its nearby facilities).
+      if (compare === 'drivers' && variant.scenario.rotation) {
+        await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 0, amount: variant.scenario.rotation });
+      }
     }
     log(`servers ready; ${rounds} rounds of ${durationS} s per variant at c=${connections}, after 1 s warm-up each`);
 
@@ -186,7 +215,7 @@ async function main(): Promise<void> {
     }
     loads.push(machineInfo().loadAverage[0]);
 
-    console.log(`\n${compare}: ${driver}, ${options.projects} projects, ${rounds} rounds x ${durationS} s, c=${connections}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, ${new Date().toISOString()}`);
+    console.log(`\n${compare}: ${drivers.join(' / ')}, ${options.projects} projects, ${rounds} rounds x ${durationS} s, c=${connections}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, ${new Date().toISOString()}`);
     console.log(`load average (1 min) at each round: ${loads.map((value) => value.toFixed(2)).join(' ')}`);
     for (const [a, b] of pairs) {
       const ra = rps.get(a.name)!;
@@ -211,8 +240,10 @@ async function main(): Promise<void> {
   } finally {
     if (scraper) clearInterval(scraper);
     for (const server of servers) await server.stop();
-    database = await openTarget(targetFor(driver, options));
-    await revokeBenchKeys(database.db, fixtures.keys).finally(() => database.close());
+    for (const [name, { fixtures }] of prepared) {
+      const database = await openTarget(targetFor(name, options));
+      await revokeBenchKeys(database.db, fixtures.keys).finally(() => database.close());
+    }
   }
 }
 
