@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { extractApiKey, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
+import { extractApiKey } from '../domain/api-key.js';
 import { isOriginAllowed } from '../domain/origin.js';
 import type { KeyRecord } from '../queries/api-keys.js';
 import { messages } from '../domain/error-catalogue.js';
 import { ApiError } from './errors.js';
+import { keyHashes } from './key-hashes.js';
 
 /** What every authenticated route knows about its caller. */
 export type AuthContext = KeyRecord;
@@ -22,13 +23,15 @@ export type KeyLookup = (keyHash: string) => Promise<KeyRecord | undefined>;
  * requireLiveAuthor, because only that operation needs the author.
  */
 export function authenticate(lookup: KeyLookup) {
+  const hashOf = keyHashes();
   return async function onRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const headers = request.headers;
     const key = extractApiKey(single(headers.authorization), single(headers['x-api-key']));
     if (!key) throw new ApiError(401, messages.missingApiKey);
-    if (!isWellFormedApiKey(key)) throw new ApiError(401, messages.invalidApiKey);
+    const keyHash = hashOf(key);
+    if (keyHash === undefined) throw new ApiError(401, messages.invalidApiKey);
 
-    const record = await lookup(hashApiKey(key));
+    const record = await lookup(keyHash);
     if (!record) throw new ApiError(401, messages.invalidApiKey);
 
     if (!isOriginAllowed(record.allowed_domains, single(headers.origin), single(headers.referer))) {
