@@ -118,24 +118,24 @@ async function main(): Promise<void> {
   log(`${machine.cpuModel}, ${machine.cores} cores, node ${machine.node}, commit ${git.short}${git.dirty ? ' (dirty)' : ''}, load average ${machine.loadAverage.join(' ')}`);
   log(`built the service in ${buildService(ROOT).toFixed(1)} s`);
   const runId = `ab${randomBytes(4).toString('hex')}`;
-  // Each driver's catalogue has its own keys (and ids): its scenarios are built from its own fixtures.
-  const prepared = new Map<DriverName, { fixtures: Fixtures; scenarios: Map<string, Scenario> }>();
-  for (const name of drivers) {
-    await ensureCatalogue(targetFor(name, options), { options, root: ROOT, runId: 'ab', log });
-    const database = await openTarget(targetFor(name, options));
-    const fixtures = await (async () => {
-      await migrateToLatest(database.db);
-      return loadFixtures(database.db, runId);
-    })().finally(() => database.close());
-    prepared.set(name, { fixtures, scenarios: new Map(buildScenarios(fixtures, runId).map((scenario) => [scenario.name, scenario])) });
-  }
-  const scenarios = prepared.get(drivers[0])!.scenarios;
-
   const servers: RunningChild[] = [];
   const pairs: [Variant, Variant][] = [];
   let scrapes = 0;
   let scraper: NodeJS.Timeout | undefined;
+  // Each driver's catalogue has its own keys (and ids): its scenarios are built from its own fixtures.
+  // Filled inside the try, so that the keys of a driver prepared before a failure are revoked too.
+  const prepared = new Map<DriverName, { fixtures: Fixtures; scenarios: Map<string, Scenario> }>();
   try {
+    for (const name of drivers) {
+      await ensureCatalogue(targetFor(name, options), { options, root: ROOT, runId: 'ab', log });
+      const database = await openTarget(targetFor(name, options));
+      const fixtures = await (async () => {
+        await migrateToLatest(database.db);
+        return loadFixtures(database.db, runId);
+      })().finally(() => database.close());
+      prepared.set(name, { fixtures, scenarios: new Map(buildScenarios(fixtures, runId).map((scenario) => [scenario.name, scenario])) });
+    }
+    const scenarios = prepared.get(drivers[0])!.scenarios;
     if (compare === 'mcp' || compare === 'scenarios') {
       const server = await startService(driver, options, {}, 'server');
       servers.push(server);
@@ -179,7 +179,10 @@ async function main(): Promise<void> {
       // As `npm run bench` does: the rotation asked once before any round (a unit's first ask reads its
       // project's pages; a project's, its nearby facilities).
       if (compare === 'drivers' && variant.scenario.rotation) {
-        await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 0, amount: variant.scenario.rotation });
+        const first = await runLoad(variant.server.url, variant.scenario.request, { connections, durationS: 0, amount: variant.scenario.rotation });
+        const failed = first.non2xx + first.errors;
+        log(`${variant.name}: first pass over ${variant.scenario.rotation} ids: ${Math.round(first.rps)} req/s${failed ? `; ${failed} non-2xx or failed ${JSON.stringify(first.statusCodes)}` : ''}`);
+        await waitUntilIdle(variant.server.url, variant.server.pid);
       }
     }
     log(`servers ready; ${rounds} rounds of ${durationS} s per variant at c=${connections}, after 1 s warm-up each`);
@@ -240,9 +243,14 @@ async function main(): Promise<void> {
   } finally {
     if (scraper) clearInterval(scraper);
     for (const server of servers) await server.stop();
+    // Each database's keys apart: one that cannot be reached leaves the other's revoked.
     for (const [name, { fixtures }] of prepared) {
-      const database = await openTarget(targetFor(name, options));
-      await revokeBenchKeys(database.db, fixtures.keys).finally(() => database.close());
+      try {
+        const database = await openTarget(targetFor(name, options));
+        await revokeBenchKeys(database.db, fixtures.keys).finally(() => database.close());
+      } catch (error) {
+        log(`warning: the bench keys of ${name} were not revoked: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
   }
 }

@@ -72,7 +72,7 @@ export async function countCrm(db: Kysely<DB>, agencyId = DEMO_AGENCY_ID): Promi
 }
 
 /** The projects a scope seeing `developers`' projects sees (p: projects), as a condition. */
-const visibleTo = (developers: number[]) => sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
+const visibleTo = (developers: readonly number[]) => sql`p.is_draft = false AND p.deleted_at IS NULL AND p.company_id = ANY(${sql.val(developers)}::int[])`;
 
 export async function loadFixtures(db: Kysely<DB>, runId: string): Promise<Fixtures> {
   const keys = await createBenchKeys(db, runId);

@@ -62,6 +62,8 @@ describe.each(drivers)('authentication (%s)', (driver) => {
   it('rejects a revoked key and accepts it again when re-activated', async () => {
     const revocable = await t.key();
     const hash = hashApiKey(revocable);
+    // Presented first: the app keeps the key's hash (src/http/key-hashes.ts), never its verdict.
+    expect((await whoAmI({ 'x-api-key': revocable })).statusCode).toBe(200);
     await t.db.updateTable('api_keys').set({ status: 1 }).where('key_hash', '=', hash).execute();
     expect((await whoAmI({ 'x-api-key': revocable })).json()).toEqual({ status: 'error', message: 'invalid api key' });
     await t.db.updateTable('api_keys').set({ status: 0 }).where('key_hash', '=', hash).execute();

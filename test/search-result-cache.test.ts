@@ -33,7 +33,7 @@ const RADIUS_M = 1500;
 describe('search result cache (pglite)', () => {
   let t: TestApp;
   let catalogue: ReferenceCatalogue;
-  let developerIds: number[][];
+  let developerIds: (readonly number[])[];
 
   beforeAll(async () => {
     t = await createTestApp('pglite', catalogueBundle(), { FACILITY_LINK_RADIUS_M: '4000' });

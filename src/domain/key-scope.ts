@@ -10,7 +10,7 @@ export interface KeyScope {
    * Developers with an approved contract with the key's agency (and not deleted): a project is visible
    * when it is published, not deleted and owned by one of them; an agency without contracts sees nothing.
    */
-  contracted_developer_ids: number[];
+  contracted_developer_ids: readonly number[];
   /** The key's markup (positive) or discount (negative), percent: every price is shown through it (pricing.ts). */
   price_vector: number;
 }

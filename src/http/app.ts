@@ -19,6 +19,7 @@ import { messages } from '../domain/error-catalogue.js';
 import { ApiError } from './errors.js';
 import { conditionalGet } from './http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
+import { keyHashes } from './key-hashes.js';
 import { linkBuilder } from '../contract/links.js';
 import type { AppDeps } from './deps.js';
 import { openApiOptions } from './openapi.js';
@@ -178,7 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(healthRoutes, deps);
   await app.register(async (api) => {
     api.decorateRequest('auth', null as never);
-    api.addHook('onRequest', authenticate(lookup));
+    api.addHook('onRequest', authenticate(lookup, keyHashes({ changes: options.changes })));
     if (limiter) api.addHook('onRequest', limiter.onRequest);
     api.addHook('onSend', conditionalGet);
     await api.register(whoAmIRoutes, deps);

@@ -4,7 +4,7 @@ import { isOriginAllowed } from '../domain/origin.js';
 import type { KeyRecord } from '../queries/api-keys.js';
 import { messages } from '../domain/error-catalogue.js';
 import { ApiError } from './errors.js';
-import { keyHashes } from './key-hashes.js';
+import type { KeyHashes } from './key-hashes.js';
 
 /** What every authenticated route knows about its caller. */
 export type AuthContext = KeyRecord;
@@ -22,17 +22,17 @@ export type KeyLookup = (keyHash: string) => Promise<KeyRecord | undefined>;
  * -> domain list (403) -> agency licence (403). The author check for applications comes later, in
  * requireLiveAuthor, because only that operation needs the author.
  */
-export function authenticate(lookup: KeyLookup) {
-  const hashOf = keyHashes();
+export function authenticate(lookup: KeyLookup, hashes: KeyHashes) {
   return async function onRequest(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const headers = request.headers;
     const key = extractApiKey(single(headers.authorization), single(headers['x-api-key']));
     if (!key) throw new ApiError(401, messages.missingApiKey);
-    const keyHash = hashOf(key);
+    const keyHash = hashes.of(key);
     if (keyHash === undefined) throw new ApiError(401, messages.invalidApiKey);
 
     const record = await lookup(keyHash);
     if (!record) throw new ApiError(401, messages.invalidApiKey);
+    hashes.remember(key, keyHash);
 
     if (!isOriginAllowed(record.allowed_domains, single(headers.origin), single(headers.referer))) {
       throw new ApiError(403, messages.originNotAllowed);

@@ -1,22 +1,42 @@
+import { LRUCache } from 'lru-cache';
+import type { ChangeSignal } from '../changes/change-signal.js';
 import { hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
 
 /*
- * The SHA-256 of the keys presented lately, by key. The key cache (key-cache.ts) is keyed by the hash,
- * and hashing a key cost ~2-4 µs of server CPU per request, the largest piece of the service's own
- * work in answering a kept detail body (docs/performance.md, stop 49); an integration presents the same
- * key on every request. Holds at most `max` keys (oldest out): keys that arrive with every request
- * anyway, next to hashes the key cache holds too; a malformed key is never held.
+ * The SHA-256 of the keys that opened an active key's record lately, by key. The key cache
+ * (key-cache.ts) is keyed by the hash, and an integration presents the same key on every request:
+ * hashing it again was 2-4 µs of server CPU per request, among the largest pieces of the service's own
+ * work in answering a kept detail body (docs/performance.md, stop 49).
+ *
+ * What it holds: raw keys, which arrive with every request anyway, but only keys that were found active
+ * (`remember` is called after the lookup), so unknown keys can neither be held nor push known ones out;
+ * at most `max`, least recently used out; and none past a change signal (a key revoked, deleted or
+ * changed anywhere), like the key cache, so a revoked key's text is dropped with the first signal.
  */
-export function keyHashes(max = 256): (key: string) => string | undefined {
-  const hashes = new Map<string, string>();
-  /** The key's hash, or undefined when the key is not well formed. */
-  return (key) => {
-    const known = hashes.get(key);
-    if (known !== undefined) return known;
-    if (!isWellFormedApiKey(key)) return undefined;
-    const hash = hashApiKey(key);
-    if (hashes.size >= max) hashes.delete(hashes.keys().next().value!);
-    hashes.set(key, hash);
-    return hash;
+export interface KeyHashes {
+  /** The key's hash (kept or made now), or undefined when the key is not well formed. */
+  of(key: string): string | undefined;
+  /** Keep the hash of a key whose record was found active. */
+  remember(key: string, hash: string): void;
+  /** How many keys are held (tests). */
+  readonly size: number;
+}
+
+export function keyHashes(options: { max?: number; changes?: Pick<ChangeSignal, 'subscribe'> } = {}): KeyHashes {
+  const hashes = new LRUCache<string, string>({ max: options.max ?? 256 });
+  options.changes?.subscribe(() => hashes.clear());
+  return {
+    of(key) {
+      const known = hashes.get(key);
+      if (known !== undefined) return known;
+      return isWellFormedApiKey(key) ? hashApiKey(key) : undefined;
+    },
+    remember(key, hash) {
+      // Most requests present a key already held (and moved up by `of`): nothing to write.
+      if (!hashes.has(key)) hashes.set(key, hash);
+    },
+    get size() {
+      return hashes.size;
+    },
   };
 }
