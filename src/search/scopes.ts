@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { perObject } from '../lib/per-object.js';
 
 /*
@@ -26,26 +27,15 @@ export interface ScopeView {
 export const developersKey = perObject((developerIds: readonly number[]): string => developerIds.join(','));
 
 export class ScopeCache {
-  private readonly scopes = new Map<string, ScopeView>();
-  /** The most recently used scope's key: asked again (one key's requests in a row), nothing to reorder. */
-  private newest: string | undefined;
+  // lru-cache moves an entry up on get() in place; the least recently used goes past MAX_SCOPES.
+  private readonly scopes = new LRUCache<string, ScopeView>({ max: MAX_SCOPES });
 
   get(developerIds: readonly number[], make: () => ScopeView): ScopeView {
     const key = developersKey(developerIds);
     const found = this.scopes.get(key);
-    if (found) {
-      if (key !== this.newest) {
-        // Map keeps insertion order: re-inserting marks it most recently used.
-        this.scopes.delete(key);
-        this.scopes.set(key, found);
-        this.newest = key;
-      }
-      return found;
-    }
+    if (found) return found;
     const scope = make();
     this.scopes.set(key, scope);
-    this.newest = key;
-    if (this.scopes.size > MAX_SCOPES) this.scopes.delete(this.scopes.keys().next().value!);
     return scope;
   }
 
