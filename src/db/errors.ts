@@ -1,5 +1,5 @@
 import { EmbeddedDatabaseFailed } from './pglite-engine.js';
-import { SlotWaitTimeout } from './write-slots.js';
+import { SlotWaitTimeout } from './pool-slots.js';
 
 /*
  * Which failures mean "the database cannot be reached right now" rather than "this request hit a bug".
@@ -46,7 +46,7 @@ const DRIVER_MESSAGES = [
 ];
 
 export function isUnavailable(error: unknown): boolean {
-  // Waiting too long for a write slot is the same condition as waiting too long for a connection.
+  // Waiting too long for a pool slot is the same condition as waiting too long for a connection.
   if (error instanceof SlotWaitTimeout) return true;
   // The embedded engine broken by a PANIC, while a new one is opened (pglite-engine.ts).
   if (error instanceof EmbeddedDatabaseFailed) return true;

@@ -10,6 +10,7 @@ import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { perSnapshot } from '../search/per-snapshot.js';
 import { largeBody } from './large-bodies.js';
 import { nearbyBlockRequests } from '../metrics/instruments.js';
+import { createPoolSlots, halfThePool, type PoolSlots } from '../db/pool-slots.js';
 
 /*
  * GET /projects/{id}'s nearby block on demand (the default; NEARBY_IN_MEMORY keeps every project's in
@@ -26,7 +27,16 @@ import { nearbyBlockRequests } from '../metrics/instruments.js';
  * Bytes kept per snapshot, each within its share of the detail caches' budget (detail-cache-budget.ts):
  * every facility's full text on L is ~49 MB; a project's links ~50 bytes each with their references
  * to the texts (~45 kB for a central project of L, so 32 MB hold ~700 of them).
+ *
+ * The reads hold half the pool at most (pool-slots.ts): a fresh instance asked for many never-asked
+ * projects at once (32 on PostgreSQL L, pool of 10) had every connection reading facilities, and the
+ * other requests, and the blocks' own reads last in the pool's queue, failed with 503 after the
+ * pool's 3 s wait. The surplus waits in memory, up to NEARBY_READ_SLOT_WAIT_MS, and gathers the texts
+ * again once it has its slot (the reads before it have kept most of them: neighbours share facilities).
  */
+
+/** How long a never-asked block may wait for a read slot before it is answered 503. */
+export const NEARBY_READ_SLOT_WAIT_MS = 10_000;
 
 /**
  * A project's links, with each link's facility text in each form once found (`texts[form][i]` for link
@@ -99,6 +109,7 @@ export interface NearbyOnDemand {
 }
 
 export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): NearbyOnDemand {
+  const reads = createPoolSlots('nearby read', halfThePool(database.poolSize), NEARBY_READ_SLOT_WAIT_MS);
   const caches = (): Kept => {
     const kept: Kept = {
       links: new LRUCache<number, KeptLinks>({
@@ -123,7 +134,7 @@ export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): N
   caches();
   const keptOf = perSnapshot(caches);
   return {
-    block: (snapshot, projectId, options, before, after) => block(database, keptOf(snapshot), snapshot, projectId, options, before, after),
+    block: (snapshot, projectId, options, before, after) => block(database, reads, keptOf(snapshot), snapshot, projectId, options, before, after),
     keptBytes(snapshot) {
       const entry = keptOf.peek(snapshot);
       if (!entry) return { links: 0, full: 0, summary: 0, strayReferences: 0 };
@@ -134,6 +145,7 @@ export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): N
 
 async function block(
   database: Database,
+  reads: PoolSlots,
   kept: Kept,
   snapshot: Snapshot,
   projectId: number,
@@ -163,15 +175,18 @@ async function block(
   const absent = links && shown ? gather(found, links, shown) : [];
   if (links && absent.length === 0) nearbyBlockRequests.inc({ result: 'hit' });
   else {
-    const read = await readAtCatalogueVersion(database, async (trx) => {
-      // Each attempt its own (the read may be tried again on the primary, finding other links).
-      const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
-      const readShown = shown ?? shownLinks(readLinks, 0, options);
-      const readFound = links ? found : [];
-      const textsLeftBefore = kept.textsLeftCount;
-      const ids = links ? absent : gather(readFound, readLinks, readShown);
-      return { links: readLinks, shown: readShown, found: readFound, textsLeftBefore, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
-    });
+    const read = await reads.run(() =>
+      readAtCatalogueVersion(database, async (trx) => {
+        // Each attempt its own (the read may be tried again on the primary, finding other links).
+        const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
+        const readShown = shown ?? shownLinks(readLinks, 0, options);
+        const readFound = links ? found : [];
+        const textsLeftBefore = kept.textsLeftCount;
+        // Gathered again, not `absent`: reads that held the slots meanwhile kept texts this block needs.
+        const ids = gather(readFound, readLinks, readShown);
+        return { links: readLinks, shown: readShown, found: readFound, textsLeftBefore, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
+      }),
+    );
     if (read.version !== snapshot.catalogueVersion) {
       nearbyBlockRequests.inc({ result: 'ahead' });
       return undefined;

@@ -53,7 +53,7 @@ export const httpRequestsByKey = new Counter({
 
 export const queryErrors = new Counter({
   name: 'catalogue_query_errors_total',
-  help: 'Requests answered with a server error, by kind: "unavailable" (503: the database or a write slot did not answer in time; retrying later works) or "internal" (500: a defect, logged with its stack).',
+  help: 'Requests answered with a server error, by kind: "unavailable" (503: the database or a pool slot did not answer in time; retrying later works) or "internal" (500: a defect, logged with its stack).',
   labelNames: ['kind'] as const,
   registers: [registry],
 });

@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.js';
-import { createWriteSlots } from '../db/write-slots.js';
+import { createPoolSlots, halfThePool } from '../db/pool-slots.js';
 import type { ApplicationRequest } from '../domain/application-merge.js';
 import { requestHash } from '../domain/idempotency.js';
 import { submitApplication, type ApplicationKey, type ApplicationOutcome } from './applications.js';
@@ -7,7 +7,7 @@ import { submitApplication, type ApplicationKey, type ApplicationOutcome } from 
 /*
  * The one way in for applications, whoever sends them (POST /units/{id}/applications, the MCP tool
  * submit_application): one set of write slots per process, so that every application transaction,
- * whatever its door, counts against the same half of the pool (see src/db/write-slots.ts), and one
+ * whatever its door, counts against the same half of the pool (see src/db/pool-slots.ts), and one
  * idempotency hash, so that an Idempotency-Key means the same request through either door.
  */
 
@@ -26,7 +26,7 @@ export interface ApplicationIntake {
 }
 
 export function createApplicationIntake(database: Database): ApplicationIntake {
-  const slots = createWriteSlots(Math.max(1, Math.floor(database.poolSize / 2)), APPLICATION_SLOT_WAIT_MS);
+  const slots = createPoolSlots('write', halfThePool(database.poolSize), APPLICATION_SLOT_WAIT_MS);
   return {
     submit: ({ unitId, body, key, idempotencyKey }) =>
       slots.run(() =>

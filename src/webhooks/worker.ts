@@ -2,7 +2,7 @@ import type { Database } from '../db/database.js';
 import { afterAttempt, type RetryPolicy } from '../domain/webhook-retry.js';
 import { WEBHOOK_CHANNEL } from '../domain/webhook-events.js';
 import type { Listener } from '../db/postgres-listener.js';
-import { createWriteSlots, type WriteSlots } from '../db/write-slots.js';
+import { createPoolSlots, halfThePool, type PoolSlots } from '../db/pool-slots.js';
 import { claimDueDeliveries, nextDueAt, pruneDeliveryLog, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../queries/webhook-deliveries.js';
 import { signMessage } from './signing.js';
 import { postWebhook, type PostResult } from './transport.js';
@@ -48,10 +48,10 @@ export const leaseMs = (timeoutMs: number) => timeoutMs * 2 + 5_000;
  * GET /units/{id}'s throughput); with only 2, outcomes at 200 events/s on a loaded machine could not
  * be written as fast as they came (docs/performance.md, Webhooks).
  */
-const outcomeWrites = (database: Database) => Math.max(1, Math.floor(database.poolSize / 2));
+const outcomeWrites = (database: Database) => halfThePool(database.poolSize);
 
 /** Posts one claimed delivery, signed with its endpoint's secrets, and writes the outcome (through `writes` when given). */
-export async function attemptDelivery(database: Database, delivery: ClaimedDelivery, options: DeliveryOptions, writes?: WriteSlots): Promise<PostResult & { record: AttemptRecord }> {
+export async function attemptDelivery(database: Database, delivery: ClaimedDelivery, options: DeliveryOptions, writes?: PoolSlots): Promise<PostResult & { record: AttemptRecord }> {
   const headers = signMessage(delivery.message_id, delivery.body, delivery.secrets);
   const result = await postWebhook(delivery.url, { ...headers }, delivery.body, options);
   const record = attemptRecord(result, delivery, options.retry, leaseMs(options.timeoutMs));
@@ -85,7 +85,7 @@ export async function startDeliveryWorker(database: Database, options: WorkerOpt
   const onError = options.onError ?? (() => {});
   const lease = leaseMs(options.timeoutMs);
   // A write that waited past the rest of the lease is dropped: the delivery is attempted again (at least once).
-  const writes = createWriteSlots(outcomeWrites(database), lease - options.timeoutMs);
+  const writes = createPoolSlots('outcome write', outcomeWrites(database), lease - options.timeoutMs);
   const db = database.primary;
   let inFlight = 0;
   let pumping = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUnavailable } from '../src/db/errors.js';
-import { createWriteSlots, SlotWaitTimeout } from '../src/db/write-slots.js';
+import { createPoolSlots, halfThePool, SlotWaitTimeout } from '../src/db/pool-slots.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -11,9 +11,9 @@ function gate() {
   return { open, opened };
 }
 
-describe('createWriteSlots', () => {
+describe('createPoolSlots', () => {
   it('runs at most `size` tasks at once and starts the others in arrival order', async () => {
-    const slots = createWriteSlots(2, 1_000);
+    const slots = createPoolSlots('test', 2, 1_000);
     const started: number[] = [];
     const gates = Array.from({ length: 5 }, gate);
     const runs = gates.map((g, i) =>
@@ -40,23 +40,30 @@ describe('createWriteSlots', () => {
   });
 
   it('frees the slot when a task fails', async () => {
-    const slots = createWriteSlots(1, 1_000);
+    const slots = createPoolSlots('test', 1, 1_000);
     await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     expect(await slots.run(async () => 'next')).toBe('next');
   });
 
   it('gives up waiting after maxWaitMs without running the task, and that counts as unavailable', async () => {
-    const slots = createWriteSlots(1, 50);
+    const slots = createPoolSlots('test', 1, 50);
     const held = gate();
     const holder = slots.run(() => held.opened);
     let ran = false;
     const error = await slots.run(async () => (ran = true)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SlotWaitTimeout);
+    expect((error as Error).message).toBe('no test slot free within 50 ms');
     expect(isUnavailable(error)).toBe(true);
     expect(ran).toBe(false);
     expect(slots.waiting).toBe(0);
     held.open();
     await holder;
     expect(await slots.run(async () => 'free again')).toBe('free again');
+  });
+});
+
+describe('halfThePool', () => {
+  it('is half the connections, rounded down, and at least one', () => {
+    expect([1, 2, 3, 10, 11].map(halfThePool)).toEqual([1, 1, 1, 5, 5]);
   });
 });
