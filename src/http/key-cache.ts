@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { keyCacheRequests } from '../metrics/instruments.js';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { KeyLookup } from './auth.js';
@@ -13,15 +14,19 @@ import type { KeyLookup } from './auth.js';
  * served older than `ttlMs` even if a signal went astray.
  */
 export interface KeyCacheOptions {
+  /** Milliseconds, an integer; Infinity: no time limit (the embedded database's, src/server.ts). */
   ttlMs: number;
   changes?: Pick<ChangeSignal, 'subscribe' | 'listening'>;
   maxEntries?: number;
+  /** The clock the time to live is read on (tests move it by hand). */
   now?: () => number;
 }
 
 export function cachedKeyLookup(lookup: KeyLookup, options: KeyCacheOptions): KeyLookup {
-  const { ttlMs, changes, maxEntries = 10_000, now = Date.now } = options;
-  const entries = new Map<string, { expires: number; value: ReturnType<KeyLookup> }>();
+  const { ttlMs, changes, maxEntries = 10_000, now = () => performance.now() } = options;
+  // Least recently used out at the bound; ttl 0 is lru-cache's none. ttlResolution 0: the clock is read on each get, not kept for
+  // a millisecond by a timer (lru-cache's default), so an entry is stale the moment its time is up.
+  const entries = new LRUCache<string, { value: ReturnType<KeyLookup> }>({ max: maxEntries, ttl: Number.isFinite(ttlMs) ? ttlMs : 0, ttlResolution: 0, perf: { now } });
   // In-flight lookups go too: one that started before the change may have read the state before it.
   changes?.subscribe(() => entries.clear());
 
@@ -30,22 +35,20 @@ export function cachedKeyLookup(lookup: KeyLookup, options: KeyCacheOptions): Ke
       keyCacheRequests.inc({ result: 'bypass' });
       return lookup(keyHash);
     }
-    const time = now();
     const hit = entries.get(keyHash);
-    if (hit && hit.expires > time) {
+    if (hit) {
       keyCacheRequests.inc({ result: 'hit' });
       return hit.value;
     }
-    if (hit) entries.delete(keyHash);
     keyCacheRequests.inc({ result: 'miss' });
 
     const value = lookup(keyHash);
+    const entry = { value };
     // A failed lookup (database down) must not be remembered.
     value.catch(() => {
-      if (entries.get(keyHash)?.value === value) entries.delete(keyHash);
+      if (entries.peek(keyHash) === entry) entries.delete(keyHash);
     });
-    if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-    entries.set(keyHash, { expires: time + ttlMs, value });
+    entries.set(keyHash, entry);
     return value;
   };
 }
