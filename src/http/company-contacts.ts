@@ -67,17 +67,17 @@ export function companyContacts(database: Database, links: LinkBuilder, changes:
     },
     of(snapshot, companyId) {
       if (!changes?.listening || (database.replicas && !database.replicas.primaryAnswers())) {
-        contactsRequests.inc({ result: 'bypass' });
+        contactsRequests.count('bypass');
         return read(database.db, companyId);
       }
       let mine = kept.get(snapshot);
       if (!mine || mine.signals !== signals) kept.set(snapshot, (mine = { signals, byCompany: new Map() }));
       const hit = mine.byCompany.get(companyId);
       if (hit) {
-        contactsRequests.inc({ result: 'hit' });
+        contactsRequests.count('hit');
         return hit;
       }
-      contactsRequests.inc({ result: 'miss' });
+      contactsRequests.count('miss');
       const { byCompany } = mine;
       // A failed read is not kept; a primary that fails as unavailable hands this one read to the replicas.
       const answer: Promise<PreparedContacts | undefined> = read(database.primary, companyId).catch((error: unknown) => {

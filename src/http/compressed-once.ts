@@ -149,13 +149,13 @@ function sendKept(
   if (coding) {
     const compressed = kept.compressed[kind].get(`${coding} ${key}`);
     if (compressed) {
-      compressedBodyRequests.inc({ result: 'hit' });
+      compressedBodyRequests.count('hit');
       return sendCompressed(reply, compressed);
     }
   }
   const identity = kept.identity[kind].get(key);
   if (!identity || (coding && identity.body.length >= COMPRESSION_THRESHOLD)) return undefined;
-  identityBodyRequests.inc({ result: 'hit' });
+  identityBodyRequests.count('hit');
   return reply.type(JSON_TYPE).header('etag', identity.etag).send(identity.body);
 }
 
@@ -178,7 +178,7 @@ function sendMade(
       if (etag === undefined) etags.set(key, (etag = etagOf(body)));
       // A large body's memory is used again once sent: never kept (LARGE_BODY is not below IDENTITY_MAX_ENTRY).
       if (body.length <= IDENTITY_MAX_ENTRY && !isLargeBody(body)) {
-        identityBodyRequests.inc({ result: 'miss' });
+        identityBodyRequests.count('miss');
         identity[kind].set(key, { etag, body });
       }
       reply.header('etag', etag);
@@ -186,7 +186,7 @@ function sendMade(
     reuseOnceSent(reply, body);
     return reply.type(JSON_TYPE).send(body);
   }
-  compressedBodyRequests.inc({ result: 'miss' });
+  compressedBodyRequests.count('miss');
   const compressed: Compressed = { coding, etag: etagOf(body, coding), body: compressSync(coding, body) };
   reuseNow(body);
   kept?.compressed[kind].set(`${coding} ${key}`, compressed);

@@ -32,15 +32,15 @@ export function cachedKeyLookup(lookup: KeyLookup, options: KeyCacheOptions): Ke
 
   return (keyHash) => {
     if (changes && !changes.listening) {
-      keyCacheRequests.inc({ result: 'bypass' });
+      keyCacheRequests.count('bypass');
       return lookup(keyHash);
     }
     const hit = entries.get(keyHash);
     if (hit) {
-      keyCacheRequests.inc({ result: 'hit' });
+      keyCacheRequests.count('hit');
       return hit.value;
     }
-    keyCacheRequests.inc({ result: 'miss' });
+    keyCacheRequests.count('miss');
 
     const value = lookup(keyHash);
     const entry = { value };

@@ -173,7 +173,7 @@ async function block(
   let links = entry?.links;
   let shown = links && shownLinks(links, 0, options);
   const absent = links && shown ? gather(found, links, shown) : [];
-  if (links && absent.length === 0) nearbyBlockRequests.inc({ result: 'hit' });
+  if (links && absent.length === 0) nearbyBlockRequests.count('hit');
   else {
     const read = await reads.run(() =>
       readAtCatalogueVersion(database, async (trx) => {
@@ -188,10 +188,10 @@ async function block(
       }),
     );
     if (read.version !== snapshot.catalogueVersion) {
-      nearbyBlockRequests.inc({ result: 'ahead' });
+      nearbyBlockRequests.count('ahead');
       return undefined;
     }
-    nearbyBlockRequests.inc({ result: 'miss' });
+    nearbyBlockRequests.count('miss');
     ({ links, shown, found } = read.value);
     // Links read (none were kept): kept, with this request's references unless a text left its cache
     // since they were gathered (another request's drop could not reach them), and unless another

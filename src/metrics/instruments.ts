@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RequestHistogram } from './request-histogram.js';
+import { TallyCounter } from './tally-counter.js';
 
 /*
  * Every metric this service exports is defined here, in one registry of the process, so that names,
@@ -66,45 +67,51 @@ export const searchSnapshotBuildDuration = new Histogram({
   registers: [registry],
 });
 
-export const resultCacheRequests = new Counter({
+export const resultCacheRequests = new TallyCounter({
   name: 'catalogue_search_result_cache_requests_total',
   help: 'Searches looked up in the result cache of the search snapshot, by result (hit, miss). Hit ratio: hit / (hit + miss).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss'] as const,
   registers: [registry],
 });
 
-export const identityBodyRequests = new Counter({
+export const identityBodyRequests = new TallyCounter({
   name: 'catalogue_identity_body_cache_requests_total',
   help: 'Detail answers sent without compression (GET /units/{id}, GET /projects/{id}) looked up in the snapshot\'s cache of bodies: hit (sent as kept), miss (made and kept).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss'] as const,
   registers: [registry],
 });
 
-export const compressedBodyRequests = new Counter({
+export const compressedBodyRequests = new TallyCounter({
   name: 'catalogue_compressed_body_cache_requests_total',
   help: 'Compressed detail answers looked up in the snapshot\'s cache of compressed bodies, by result (hit: sent without compressing, miss: compressed and kept).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss'] as const,
   registers: [registry],
 });
 
-export const nearbyBlockRequests = new Counter({
+export const nearbyBlockRequests = new TallyCounter({
   name: 'catalogue_nearby_block_requests_total',
   help: 'GET /projects/{id} nearby blocks written from what is kept as asked (without NEARBY_IN_MEMORY), by result: hit (the project\'s links and every facility text shown were kept), miss (some read and kept), ahead (the database was past the snapshot: the answer made by SQL, not kept).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss', 'ahead'] as const,
   registers: [registry],
 });
 
-export const contactsRequests = new Counter({
+export const contactsRequests = new TallyCounter({
   name: 'catalogue_contacts_requests_total',
   help: 'GET /projects/{id}/contacts answers, by result: hit (the developer\'s contacts kept in memory), miss (read from the database and kept), bypass (read, not kept: change signal reconnecting or primary down).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss', 'bypass'] as const,
   registers: [registry],
 });
 
-export const keyCacheRequests = new Counter({
+export const keyCacheRequests = new TallyCounter({
   name: 'catalogue_key_cache_requests_total',
   help: 'API key lookups, by result: hit (answered from the per-process cache), miss (read from the database), bypass (cache not trusted while the change signal reconnects).',
-  labelNames: ['result'] as const,
+  label: 'result',
+  values: ['hit', 'miss', 'bypass'] as const,
   registers: [registry],
 });
 

@@ -102,7 +102,7 @@ export class ResultCache {
 
   get(key: string): FoundList | undefined {
     const found = this.lists.get(key);
-    resultCacheRequests.inc({ result: found ? 'hit' : 'miss' });
+    resultCacheRequests.count(found ? 'hit' : 'miss');
     return found;
   }
 
