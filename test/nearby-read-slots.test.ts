@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACILITY_CATEGORIES } from '../src/domain/catalogue-codes.js';
 import { halfThePool } from '../src/db/pool-slots.js';
+import { nearbyBlockRequests } from '../src/metrics/instruments.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 
@@ -74,5 +75,35 @@ describe.skipIf(!serverUrl)('nearby reads on demand hold half the pool at most (
       // The same body asked again (now from what the reads kept).
       expect((await get(`/projects/${PROJECTS[i]}`)).body).toBe(res.body);
     }
+  });
+});
+
+/*
+ * PGlite: half its one connection is one slot, so a second request for the same never-asked project
+ * waits for the first's read, then finds the links and texts that read kept and writes the block from
+ * memory (a hit, no second read). On PostgreSQL both would read at once (five slots).
+ */
+describe('a request waiting for the nearby read slot (pglite)', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await createTestApp('pglite', catalogue());
+    key = await t.key({ priceVector: 2 });
+  });
+  afterAll(() => t?.close());
+
+  const count = async (result: string) => (await nearbyBlockRequests.get()).values.find((value) => value.labels.result === result)?.value ?? 0;
+
+  it('answers the same never-asked project twice at once with one read, the second from what the first kept', async () => {
+    const before = { hit: await count('hit'), miss: await count('miss') };
+    const url = `/projects/${PROJECTS[3]}`;
+    const [first, second] = await Promise.all([url, url].map((target) => t.app.inject({ method: 'GET', url: target, headers: { 'x-api-key': key } })));
+    expect(first.statusCode, first.body).toBe(200);
+    expect(second.body).toBe(first.body);
+    expect({ hit: (await count('hit')) - before.hit, miss: (await count('miss')) - before.miss }).toEqual({ hit: 1, miss: 1 });
+    // A summary of another project waits the same way and is read on its own.
+    const summary = await t.app.inject({ method: 'GET', url: `/projects/${PROJECTS[4]}?nearby=summary`, headers: { 'x-api-key': key } });
+    expect(summary.statusCode).toBe(200);
+    expect((await count('miss')) - before.miss).toBe(2);
   });
 });

@@ -39,6 +39,19 @@ describe('createPoolSlots', () => {
     expect(slots.waiting).toBe(0);
   });
 
+  it('waits without a limit when maxWaitMs is Infinity', async () => {
+    const slots = createPoolSlots('test', 1, Number.POSITIVE_INFINITY);
+    const held = gate();
+    const holder = slots.run(() => held.opened);
+    let outcome = 'waiting';
+    const waiter = slots.run(async () => 'ran').then((value) => (outcome = value), (error: unknown) => (outcome = String(error)));
+    await sleep(50);
+    expect(outcome).toBe('waiting');
+    held.open();
+    await Promise.all([holder, waiter]);
+    expect(outcome).toBe('ran');
+  });
+
   it('frees the slot when a task fails', async () => {
     const slots = createPoolSlots('test', 1, 1_000);
     await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

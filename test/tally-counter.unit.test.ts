@@ -30,10 +30,15 @@ describe('TallyCounter', () => {
       }
       expect(await tallied.metrics()).toBe(await plain.metrics());
       // The same object for readers of get() (tests, the scrape), but for the no-op collect the typings ask for.
-      const { collect, ...exported } = await tally.get();
-      expect(collect()).toBeUndefined();
+      const { collect: _collect, ...exported } = await tally.get();
       expect(exported).toEqual(await counter.get());
     }
+  });
+
+  it('refuses inc(), whose counts would never be exported', () => {
+    const { tally } = pair();
+    expect(() => tally.inc({ result: 'hit' })).toThrow('test_requests_total: count(value), not inc()');
+    expect(() => tally.inc()).toThrow();
   });
 
   it('starts again from 0 when reset (as the registry\u2019s resetMetrics does)', async () => {

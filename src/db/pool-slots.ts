@@ -6,9 +6,11 @@
  * project's nearby block reads ~900 facilities (nearby-on-demand.ts). Without a cap, a burst of such
  * work (or one slow transaction holding the lock) takes every connection of the pool, and reads that
  * need a connection for a moment fail after the pool's wait timeout (CONNECT_TIMEOUT_MS). With the
- * cap, the surplus waits here, in memory and in arrival order, so part of the pool always stays free
- * for the other reads. Throughput is not lost: the queued work would have waited for the same lock,
- * or for the same database's CPU, anyway.
+ * cap, the surplus waits here, in memory and in arrival order, so a burst of one kind leaves part of
+ * the pool to the other reads. Each kind has a cap of its own (half the pool each): bursts of two kinds
+ * at once can still take every connection. Applications lose no throughput (the queued ones would
+ * have waited for the same lock); nearby reads may, on a database with more cores than half the pool
+ * (measured on 2 cores: none, docs/performance.md stop 50).
  */
 
 /** The usual cap: half the pool's connections, at least one (PGlite's single connection). */
@@ -25,10 +27,10 @@ export interface PoolSlots {
   readonly waiting: number;
 }
 
-/** `kind` names the work in the timeout's message (the log's). */
+/** `kind` names the work in the timeout's message (the log's); `maxWaitMs` may be Infinity (no limit). */
 export function createPoolSlots(kind: string, size: number, maxWaitMs: number): PoolSlots {
   let busy = 0;
-  const queue: { resolve: () => void; timer: NodeJS.Timeout }[] = [];
+  const queue: { resolve: () => void; timer?: NodeJS.Timeout }[] = [];
 
   const acquire = () =>
     new Promise<void>((resolve, reject) => {
@@ -37,13 +39,14 @@ export function createPoolSlots(kind: string, size: number, maxWaitMs: number): 
         resolve();
         return;
       }
-      const entry = {
-        resolve,
-        timer: setTimeout(() => {
+      const entry: { resolve: () => void; timer?: NodeJS.Timeout } = { resolve };
+      // Infinity: no limit (setTimeout would take it as 1 ms).
+      if (Number.isFinite(maxWaitMs)) {
+        entry.timer = setTimeout(() => {
           queue.splice(queue.indexOf(entry), 1);
           reject(new SlotWaitTimeout(`no ${kind} slot free within ${maxWaitMs} ms`));
-        }, maxWaitMs),
-      };
+        }, maxWaitMs);
+      }
       queue.push(entry);
     });
 

@@ -18,7 +18,7 @@ export interface KeyCacheOptions {
   ttlMs: number;
   changes?: Pick<ChangeSignal, 'subscribe' | 'listening'>;
   maxEntries?: number;
-  /** The clock the time to live is read on (tests move it by hand). */
+  /** The clock the time to live is read on (tests move it by hand; lru-cache takes a start at 0 as none, so a test clock starts above 0). */
   now?: () => number;
 }
 

@@ -31,11 +31,15 @@ import { createPoolSlots, halfThePool, type PoolSlots } from '../db/pool-slots.j
  * The reads hold half the pool at most (pool-slots.ts): a fresh instance asked for many never-asked
  * projects at once (32 on PostgreSQL L, pool of 10) had every connection reading facilities, and the
  * other requests, and the blocks' own reads last in the pool's queue, failed with 503 after the
- * pool's 3 s wait. The surplus waits in memory, up to NEARBY_READ_SLOT_WAIT_MS, and gathers the texts
- * again once it has its slot (the reads before it have kept most of them: neighbours share facilities).
+ * pool's 3 s wait. The surplus waits in memory, up to NEARBY_READ_SLOT_WAIT_MS on PostgreSQL, and looks
+ * at what is kept again once it has its slot (the reads before it have kept most of the texts:
+ * neighbours share facilities), writing the block from memory when nothing is missing any more. With
+ * read replicas the cap is still half of one pool's size (reads go to the replicas' pools): a bound on
+ * the process's cold reads, not a share of every pool. The SQL answer given when the database is past
+ * the snapshot (project-detail-body.ts) is not capped: it is rare, and only right after a change.
  */
 
-/** How long a never-asked block may wait for a read slot before it is answered 503. */
+/** How long a block not kept may wait for a read slot on PostgreSQL before it is answered 503. */
 export const NEARBY_READ_SLOT_WAIT_MS = 10_000;
 
 /**
@@ -109,7 +113,8 @@ export interface NearbyOnDemand {
 }
 
 export function nearbyOnDemand(database: Database, bounds: DetailCacheBounds): NearbyOnDemand {
-  const reads = createPoolSlots('nearby read', halfThePool(database.poolSize), NEARBY_READ_SLOT_WAIT_MS);
+  // PGlite's single connection has no wait limit (its queue had none before the cap), so neither has its slot.
+  const reads = createPoolSlots('nearby read', halfThePool(database.poolSize), database.driver === 'pglite' ? Number.POSITIVE_INFINITY : NEARBY_READ_SLOT_WAIT_MS);
   const caches = (): Kept => {
     const kept: Kept = {
       links: new LRUCache<number, KeptLinks>({
@@ -168,54 +173,64 @@ async function block(
     }
     return [...absent];
   };
-  const entry = keptLinks.get(projectId);
-  let found = entry ? (entry.texts[form] ??= []) : [];
-  let links = entry?.links;
-  let shown = links && shownLinks(links, 0, options);
-  const absent = links && shown ? gather(found, links, shown) : [];
-  if (links && absent.length === 0) nearbyBlockRequests.count('hit');
+  // What is kept of the project: its links, the links shown, their texts found so far (the project's
+  // references, filled from the texts' cache) and the facilities whose text is not kept.
+  const fromKept = () => {
+    const entry = keptLinks.get(projectId);
+    if (!entry) return undefined;
+    const found = (entry.texts[form] ??= []);
+    const shown = shownLinks(entry.links, 0, options);
+    return { links: entry.links, shown, found, absent: gather(found, entry.links, shown) };
+  };
+  const first = fromKept();
+  let parts: { links: NearbyLinks; shown: readonly number[]; found: (Buffer | undefined)[] } | undefined = first;
+  if (first?.absent.length === 0) nearbyBlockRequests.count('hit');
   else {
-    const read = await reads.run(() =>
-      readAtCatalogueVersion(database, async (trx) => {
+    // What is read is kept before the slot passes on: the next in line looks at what is kept first.
+    const outcome = await reads.run(async () => {
+      // Again once in a slot: the reads that held the slots meanwhile may have kept all this block needs.
+      const now = fromKept();
+      if (now?.absent.length === 0) return { result: 'hit' as const, parts: now };
+      const read = await readAtCatalogueVersion(database, async (trx) => {
         // Each attempt its own (the read may be tried again on the primary, finding other links).
-        const readLinks = links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
-        const readShown = shown ?? shownLinks(readLinks, 0, options);
-        const readFound = links ? found : [];
+        const readLinks = now?.links ?? projectLinks(await readNearbyLinks(trx, [projectId]));
+        const readShown = now?.shown ?? shownLinks(readLinks, 0, options);
+        const readFound = now?.found ?? [];
         const textsLeftBefore = kept.textsLeftCount;
-        // Gathered again, not `absent`: reads that held the slots meanwhile kept texts this block needs.
         const ids = gather(readFound, readLinks, readShown);
         return { links: readLinks, shown: readShown, found: readFound, textsLeftBefore, rows: ids.length > 0 ? await readFacilityTexts(trx, ids, form) : [] };
-      }),
-    );
-    if (read.version !== snapshot.catalogueVersion) {
-      nearbyBlockRequests.count('ahead');
-      return undefined;
-    }
-    nearbyBlockRequests.count('miss');
-    ({ links, shown, found } = read.value);
-    // Links read (none were kept): kept, with this request's references unless a text left its cache
-    // since they were gathered (another request's drop could not reach them), and unless another
-    // request kept the project's links meanwhile (this one then writes from its own read).
-    if (!entry && !keptLinks.has(projectId)) {
-      const references = kept.textsLeftCount === read.value.textsLeftBefore ? found : undefined;
-      keptLinks.set(projectId, { links, texts: { full: undefined, summary: undefined, [form]: references } });
-    }
-    const texts = new Map<number, Buffer>();
-    for (const row of read.value.rows) {
-      // Memory of its own: a small Buffer.from(string) is cut from Node's shared 8 kB pool, and one kept
-      // text would hold its whole slab (and whatever else was cut from it) alive.
-      const text = Buffer.allocUnsafeSlow(Buffer.byteLength(row.text));
-      text.write(row.text);
-      texts.set(row.id, text);
-      keptTexts[form].set(row.id, text);
-      // A text its cache did not take (larger than its bound) must not stay referenced either.
-      if (!keptTexts[form].has(row.id)) kept.textsLeft = true;
-    }
-    for (const i of shown) if (i >= 0 && !found[i]) found[i] = texts.get(links.facility[i])!;
+      });
+      if (read.version !== snapshot.catalogueVersion) return { result: 'ahead' as const };
+      const { links, shown, found } = read.value;
+      // Links read (none were kept): kept, with this request's references unless a text left its cache
+      // since they were gathered (another request's drop could not reach them), and unless another
+      // request kept the project's links meanwhile (this one then writes from its own read).
+      if (!now && !keptLinks.has(projectId)) {
+        const references = kept.textsLeftCount === read.value.textsLeftBefore ? found : undefined;
+        keptLinks.set(projectId, { links, texts: { full: undefined, summary: undefined, [form]: references } });
+      }
+      const texts = new Map<number, Buffer>();
+      for (const row of read.value.rows) {
+        // Memory of its own: a small Buffer.from(string) is cut from Node's shared 8 kB pool, and one kept
+        // text would hold its whole slab (and whatever else was cut from it) alive.
+        const text = Buffer.allocUnsafeSlow(Buffer.byteLength(row.text));
+        text.write(row.text);
+        texts.set(row.id, text);
+        keptTexts[form].set(row.id, text);
+        // A text its cache did not take (larger than its bound) must not stay referenced either.
+        if (!keptTexts[form].has(row.id)) kept.textsLeft = true;
+      }
+      for (const i of shown) if (i >= 0 && !found[i]) found[i] = texts.get(links.facility[i])!;
+      return { result: 'miss' as const, parts: { links, shown, found } };
+    });
+    nearbyBlockRequests.count(outcome.result);
+    if (outcome.result === 'ahead') return undefined;
+    parts = outcome.parts;
   }
-  const written = writeNearbyBlock(links, shown!, (i) => {
+  const { links, shown, found } = parts!;
+  const written = writeNearbyBlock(links, shown, (i) => {
     const text = found[i];
-    if (!text) throw new Error(`nearby on demand: facility ${links!.facility[i]} not read`);
+    if (!text) throw new Error(`nearby on demand: facility ${links.facility[i]} not read`);
     return text;
   }, before, after, largeBody);
   // What this request's reads pushed out of the texts' caches is not held by reference past it.

@@ -16,7 +16,8 @@ export interface TallyCounterConfiguration<Value extends string> {
  * A counter of one label with a small fixed set of values (hit, miss, bypass …), counted on the request
  * path in plain numbers and turned into prom-client's values only when scraped, as the request
  * histogram is (request-histogram.ts). prom-client's inc({ result }) checks, sorts and hashes the label
- * set on every call, and a detail request counts two or three of these (docs/performance.md, stop 50).
+ * set on every call, and a detail request counts two or three of these (docs/performance.md, stop 50;
+ * no gain above the noise of a pinned A/B there, kept for the shape the request histogram has).
  */
 export class TallyCounter<Value extends string> extends Counter<string> {
   private readonly label: string;
@@ -26,6 +27,11 @@ export class TallyCounter<Value extends string> extends Counter<string> {
     super({ name, help, labelNames: [label], registers });
     this.label = label;
     this.tally = new Map(values.map((value) => [value, 0]));
+    // Not this counter's way: what inc() counted would never be exported (get() reads the tally).
+    // prom-client's constructor sets inc on the instance, so it is replaced here, not overridden.
+    this.inc = () => {
+      throw new Error(`${name}: count(value), not inc()`);
+    };
   }
 
   /** One more of `value`. */
