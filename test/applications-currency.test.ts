@@ -108,6 +108,22 @@ describe.each(drivers)('offers in their currency (%s)', (driver) => {
     expect(data.offer.price_conversion).toEqual({ unit_currency: 'EUR', unit_price: null, converted: true, rate: 4.0123, rate_as_of: AS_OF_EUR });
   });
 
+  it('a key with private applications shows the offer price converted as stored, not the unit price relabelled', async () => {
+    const privateKey = await t.key({ priceVector: 2, privateApplications: true });
+    for (const [unitId, body, currency, price] of [
+      // The same figures as the full answers above: EUR -> AED by default, AED -> USD, EUR -> USD.
+      [EUR_UNIT, { preferences: { based_on_unit: true } }, 'AED', 4985289.89],
+      [AED_UNIT, { currency: 'USD' }, 'USD', 277739.96],
+      [EUR_UNIT, { currency: 'USD' }, 'USD', 1357464.91],
+    ] as const) {
+      const data = await apply(unitId, body, { 'x-api-key': privateKey });
+      expect(data.offer).toMatchObject({ currency, price });
+      expect(data.offer.id).toBeUndefined();
+      const stored = await t.db.selectFrom('offers').select(['price', 'currency']).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+      expect(stored).toEqual({ price, currency });
+    }
+  });
+
   it('an Idempotency-Key replay returns the same conversion', async () => {
     const body = { client: client() };
     const idempotencyKey = `currency-${Date.now()}`;

@@ -141,7 +141,7 @@ export async function submitApplication(db: Kysely<DB>, input: ApplicationInput)
       INSERT INTO offer_opportunities (offer_id, opportunity_id) VALUES (${offer.id}, ${opportunity.id})`.execute(trx);
 
     // A key with private applications answers from the request and the unit only (the CRM is written alike).
-    const data: ApplicationData = key.private_applications ? privateApplicationResult(prepared, merged, unit, references) : {
+    const data: ApplicationData = key.private_applications ? privateApplicationResult(prepared, merged, unit, offer.price, references) : {
       client: {
         id: client.id,
         first_name: client.first_name,

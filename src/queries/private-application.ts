@@ -9,7 +9,7 @@ import type { References } from './application-references.js';
  * catalogue names of the tags and features the request and the unit gave: nothing read from the CRM,
  * so a visitor who types a known contact's phone number learns nothing a new contact would not.
  */
-export function privateApplicationResult(prepared: PreparedApplication, merged: MergedInterests, unit: ApplicableUnit, references: References): PrivateApplicationResult {
+export function privateApplicationResult(prepared: PreparedApplication, merged: MergedInterests, unit: ApplicableUnit, offerPrice: number | null, references: References): PrivateApplicationResult {
   const { client } = prepared;
   return {
     client: {
@@ -31,7 +31,8 @@ export function privateApplicationResult(prepared: PreparedApplication, merged: 
     },
     offer: {
       unit: offerUnit(unit),
-      price: unit.facts.price,
+      // The offer's price as stored (converted to the offer's currency), not the unit's in its own.
+      price: offerPrice,
       language: prepared.language,
       currency: merged.currency,
       measure_units: MEASURE_UNITS_FT2,
