@@ -1,7 +1,7 @@
 /**
  * Any answer of the Catalogue API other than success, thrown by every SDK call. `message` is the
  * service's own message from the error envelope (`{"status":"error","message":...}`), e.g.
- * `querystring/price_min must be >= 0`, so it can be shown to the user as it is.
+ * `price_min must be at least 0`, so it can be shown to the user as it is.
  */
 import type { components } from './generated/schema.js';
 
