@@ -222,6 +222,16 @@ describe.each(drivers)('POST /units/{id}/applications (%s)', (driver) => {
       expect(await rejected({ client: clientWith() }, 400, 0)).toBe('id must be a positive integer');
     });
 
+    it('answers 404 unit not found for a positive id beyond storage, with or without an Idempotency-Key, writing nothing', async () => {
+      const before = await counts(t);
+      for (const id of ['2147483648', '99999999999999999999']) {
+        expect(await rejected({ client: clientWith() }, 404, id)).toBe('unit not found');
+        const res = await apply(id, { client: clientWith() }, { 'idempotency-key': `beyond-${id.length}` });
+        expect(res.statusCode, res.body).toBe(404);
+      }
+      expect(await counts(t)).toEqual(before);
+    });
+
     it('needs a key', async () => {
       const res = await t.app.inject({ method: 'POST', url: `/units/${UNIT}/applications`, payload: { client: clientWith() } });
       expect(res.statusCode).toBe(401);

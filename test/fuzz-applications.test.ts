@@ -256,7 +256,7 @@ describe.each(drivers)('input fuzzing: POST /units/{id}/applications (%s)', (dri
     }
   });
 
-  it.each(['1e0', '0x1', '%201', '-0', '1'.repeat(120)])('answers 400 for the unit id %s', async (id) => {
+  it.each(['1e0', '0x1', '%201', '-0'])('answers 400 for the unit id %s', async (id) => {
     const res = await post(MINIMAL, {}, id);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toEqual({ status: 'error', message: 'id must be a positive integer' });

@@ -223,11 +223,19 @@ describe.each(drivers)('GET /units/{id} (%s)', (driver) => {
     assertDocumented('GET', '/units/{id}', 404, res.json());
   });
 
-  it.each(['0', 'abc', '-3', '2.5', '4294967296'])('answers 400 for /units/%s', async (id) => {
+  it.each(['0', 'abc', '-3', '2.5'])('answers 400 for /units/%s', async (id) => {
     const res = await get(`/units/${id}`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ status: 'error', message: 'id must be a positive integer' });
     assertDocumented('GET', '/units/{id}', 400, res.json());
+  });
+
+  // A positive integer is an id by the specification's rule, even beyond what storage holds (32 bits).
+  it.each(['2147483648', '4294967296', '99999999999999999999'])('answers 404 unit not found for /units/%s', async (id) => {
+    const res = await get(`/units/${id}`);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ status: 'error', message: 'unit not found' });
+    assertDocumented('GET', '/units/{id}', 404, res.json());
   });
 });
 

@@ -1,4 +1,5 @@
 import type { FacilityCategory } from './catalogue-codes.js';
+import { INT32_MAX } from './record-ids.js';
 import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
 
 /*
@@ -119,7 +120,6 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** The largest `offset` accepted: past the end the page is empty and `total` still exact. */
 export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
-const INT32_MAX = 2147483647;
 
 /** near_<name> query parameter -> facility category. */
 export const NEAR_PARAMETERS = {

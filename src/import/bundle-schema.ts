@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
+import { INT32_MAX, INT32_MIN } from '../domain/record-ids.js';
 
 /*
  * The catalogue bundle, as JSON Schema (TypeBox). This is the public import contract
@@ -15,8 +16,6 @@ import { FACILITY_CATEGORIES } from '../domain/catalogue-codes.js';
  * validation error naming the field rather than a database error.
  */
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
 
 /** Read by the importer to word an error; ajv ignores it. */
 const message = (text: string) => ({ 'x-error-message': text });

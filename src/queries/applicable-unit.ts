@@ -4,6 +4,7 @@ import type { UnitFacts } from '../domain/application-merge.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import { projectIsVisible } from './visibility.js';
+import { isStorableId } from '../domain/record-ids.js';
 
 /*
  * The unit an application is about, read inside the application's transaction with the facts the merge
@@ -24,6 +25,7 @@ export async function findApplicableUnit(
   key: KeyScope,
   unitId: number,
 ): Promise<ApplicableUnit | undefined> {
+  if (!isStorableId(unitId)) return undefined;
   const row = await trx
     .selectFrom('units as u')
     .innerJoin('projects as p', 'p.id', 'u.project_id')

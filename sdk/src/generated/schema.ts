@@ -4229,7 +4229,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Record id, an integer of at least 1.
+                 * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
                  * @example 42
                  */
                 id: number;
@@ -4964,7 +4964,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Record id, an integer of at least 1.
+                 * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
                  * @example 42
                  */
                 id: number;
@@ -5797,7 +5797,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Record id, an integer of at least 1.
+                 * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
                  * @example 1201
                  */
                 id: number;
@@ -6789,7 +6789,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description Record id, an integer of at least 1.
+                 * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
                  * @example 1201
                  */
                 id: number;

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CURRENCIES, DEFAULT_LANGUAGE, OPPORTUNITY_NAME_MAX, type ApplicationRequest, type Currency } from '../../domain/application-merge.js';
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_TTL_HOURS } from '../../domain/idempotency.js';
+import { INT32_MAX as Int32 } from '../../domain/record-ids.js';
 import { ProjectFeature, Timestamp } from './reference.js';
 
 /*
@@ -9,7 +10,6 @@ import { ProjectFeature, Timestamp } from './reference.js';
  * length limits, so that `x-error-message` replaces the wording of that rule only.
  */
 
-const Int32 = 2147483647;
 export const APPLICATION_BODY_LIMIT = 64 * 1024;
 export const PREFERENCES_MAX_ITEMS = 100;
 

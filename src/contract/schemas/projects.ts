@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DisplayCurrencyParam } from './currencies.js';
 import { EARTH_RADIUS_M } from '../../domain/geo.js';
+import { INT32_MAX as Int32 } from '../../domain/record-ids.js';
 import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_POLYGON_VERTICES, SORT_VALUES } from '../../domain/project-filters.js';
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
@@ -12,7 +13,6 @@ export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
-const Int32 = 2147483647;
 
 
 const ProjectFeature = Type.Object(
