@@ -186,6 +186,15 @@ describe.each(drivers)('authentication (%s)', (driver) => {
     expect(String(res.headers['access-control-allow-headers']).toLowerCase()).toContain('x-api-key');
   });
 
+  it('answers an OPTIONS that is not a preflight (no Origin, no method asked) with the same 204, never a bare-text error', async () => {
+    for (const headers of [{}, { origin: 'https://agency.ae' }]) {
+      const res = await t.app.inject({ method: 'OPTIONS', url: '/whoIAm', headers });
+      expect(res.statusCode, res.body).toBe(204);
+      expect(res.body).toBe('');
+      expect(String(res.headers['access-control-allow-methods'])).toContain('GET');
+    }
+  });
+
   it('adds CORS headers and Vary: Origin to API responses', async () => {
     const res = await whoAmI({ 'x-api-key': key, origin: 'https://agency.ae' });
     expect(res.headers['access-control-allow-origin']).toBe('https://agency.ae');

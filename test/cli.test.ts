@@ -152,6 +152,16 @@ describe('catalogue CLI (pglite data directory)', () => {
     }
   }, 120_000);
 
+  it('help shows the required options as the bundle spec\u2019s synopsis does', async () => {
+    const keys = await cli('keys', 'create', '--help');
+    expect(keys.stdout).toContain('Usage: catalogue keys create --company ID --author USER_ID --name LABEL [options]');
+    for (const option of ['--company', '--author', '--name']) expect(keys.stdout).toMatch(new RegExp(`${option} <\\w+>\\s+[^\\n]*\\(required\\)`));
+    expect(keys.stdout).not.toMatch(/--price-vector[^\n]*\(required\)/);
+    const webhooks = await cli('webhooks', 'create', '--help');
+    expect(webhooks.stdout).toContain('Usage: catalogue webhooks create --key KEY_ID --url URL [options]');
+    expect((await cli('--help')).stdout).toContain('webhooks');
+  }, 60_000);
+
   it('never writes the secret into the data directory', async () => {
     const result = await cli('keys', 'create', '--company', '1', '--author', '100', '--name', 'Second');
     const secret = result.stdout.match(/ck_[0-9a-f]{64}/)![0];

@@ -81,15 +81,23 @@ describe.each(drivers)('currency rates (%s)', (driver) => {
     expect(rows).toEqual([{ currency: 'EUR', text: '4.0123' }, { currency: 'USD', text: '3.6725' }]);
   });
 
-  it('the importer warns in one line about project currencies without a rate', async () => {
+  it('the importer warns in one line about project currencies without a rate; a rate ends it', async () => {
     const lines: string[] = [];
-    await load({ projects: [project(5, 'XYZ')] }, (line) => lines.push(line));
-    expect(lines).toEqual(['warning: no exchange rate for XYZ (2 projects): their prices are not converted (currency_rates section)']);
-    const none: string[] = [];
-    await load({ currency_rates: [{ currency: 'XYZ', aed_per_unit: 0.5, as_of: AS_OF }] }, (line) => none.push(line));
-    expect(none).toEqual([]);
-    // Back to no rate for XYZ: rates are only upserted by a bundle, so the row goes by SQL.
-    await sql`DELETE FROM currency_rates WHERE currency = 'XYZ'`.execute(t.db);
+    await load({ projects: [project(5, 'CHF')] }, (line) => lines.push(line));
+    expect(lines).toEqual(['warning: no exchange rate for CHF (1 project), XYZ (1 project): their prices are not converted (currency_rates section)']);
+    const after: string[] = [];
+    await load({ currency_rates: [{ currency: 'CHF', aed_per_unit: 4.1, as_of: AS_OF }] }, (line) => after.push(line));
+    expect(after).toEqual(['warning: no exchange rate for XYZ (1 project): their prices are not converted (currency_rates section)']);
+    // Back to no rate for CHF: rates are only upserted by a bundle, so the row goes by SQL.
+    await sql`DELETE FROM currency_rates WHERE currency = 'CHF'`.execute(t.db);
+  });
+
+  it('a rate must name an ISO 4217 currency: a made-up code is refused, naming the record, and nothing is written', async () => {
+    const before = await t.db.selectFrom('currency_rates').select(['currency']).orderBy('currency').execute();
+    await expect(load({ currency_rates: [{ currency: 'GBP', aed_per_unit: 4.6, as_of: AS_OF }, { currency: 'XYZ', aed_per_unit: 0.5, as_of: AS_OF }] })).rejects.toThrow(
+      'currency_rates[1].currency: XYZ is not an ISO 4217 currency code',
+    );
+    expect(await t.db.selectFrom('currency_rates').select(['currency']).orderBy('currency').execute()).toEqual(before);
   });
 
   it('a new rate reaches GET /currencies through the change signal (no restart, no explicit refresh)', async () => {

@@ -45,7 +45,7 @@ export function buildCli(context: CliContext): Command {
 
   // Set before the commands are added, so that they inherit it: nothing here calls process.exit.
   const program = new Command('catalogue')
-    .description('Catalogue API: server, data import and API keys')
+    .description('Catalogue API: server, data import, API keys and webhooks')
     .showHelpAfterError()
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -111,9 +111,11 @@ export function buildCli(context: CliContext): Command {
   keys
     .command('create')
     .description('issue a key; the secret is printed once and only its SHA-256 is stored')
-    .requiredOption('--company <id>', 'agency company id', integer('--company'))
-    .requiredOption('--author <userId>', 'issuing user (a member of the agency)', integer('--author'))
-    .requiredOption('--name <label>', 'label of the integration')
+    // Commander lists required options like the others: the usage line and "(required)" say which.
+    .usage('--company ID --author USER_ID --name LABEL [options]')
+    .requiredOption('--company <id>', 'agency company id (required)', integer('--company'))
+    .requiredOption('--author <userId>', 'issuing user, a member of the agency (required)', integer('--author'))
+    .requiredOption('--name <label>', 'label of the integration (required)')
     .option('--price-vector <pct>', 'markup (+) or discount (-) in percent, > -100 and <= 100', number('--price-vector'))
     .option('--domains <list>', 'comma-separated hosts allowed as Origin/Referer')
     .option('--private-applications', 'application responses show only what the request sent and the unit derived, never a stored client (for keys in web pages)')

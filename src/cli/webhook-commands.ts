@@ -83,8 +83,9 @@ export function addWebhookCommands(program: Command, context: CliContext): void 
   webhooks
     .command('create')
     .description('add an endpoint to a key; the signing secret is printed once')
-    .requiredOption('--key <id>', 'the API key whose view (visibility, prices) the endpoint gets', integer('--key'))
-    .requiredOption('--url <url>', 'https URL that receives the POSTs')
+    .usage('--key KEY_ID --url URL [options]')
+    .requiredOption('--key <id>', 'the API key whose view (visibility, prices) the endpoint gets (required)', integer('--key'))
+    .requiredOption('--url <url>', 'https URL that receives the POSTs (required)')
     .option('--events <types>', `comma-separated event types (default: ${DEFAULT_EVENT_TYPES.join(',')})`, eventsOption)
     .action(async (options: { key: number; url: string; events?: EventType[] }) => {
       const url = checkUrl(options.url);

@@ -37,6 +37,13 @@ export function isCurrencyCode(value: string): boolean {
   return CURRENCY_CODE.test(value);
 }
 
+/** The ISO 4217 codes the platform's Intl knows (CLDR): a rate must name one of them. */
+let iso4217: ReadonlySet<string> | undefined;
+export function isIso4217Code(value: string): boolean {
+  iso4217 ??= new Set(Intl.supportedValuesOf('currency'));
+  return iso4217.has(value);
+}
+
 /** Decimals of the currency's minor unit (CLDR data of the platform's Intl; 2 for an unknown code). */
 export function minorUnitDigits(currency: string): number {
   const cached = digitsCache.get(currency);

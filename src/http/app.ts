@@ -151,6 +151,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     allowedHeaders: ['X-API-Key', 'Authorization', 'Content-Type', 'Idempotency-Key', 'If-None-Match', 'X-Request-Id', 'Prefer'],
     exposedHeaders: ['X-Request-Id', 'ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Preference-Applied'],
     maxAge: 600,
+    // An OPTIONS without Origin or Access-Control-Request-Method (curl, an HTTP tool probing) gets the
+    // preflight's 204 too: strict, it was a plain-text 400, the one answer of the API without an envelope.
+    strictPreflight: false,
   });
   await app.register(swagger, openApiOptions(config.publicBaseUrl));
   await registerCompression(app);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import { hashApiKey } from '../domain/api-key.js';
+import { isIso4217Code } from '../domain/currency.js';
 import { BundleError } from './bundle-error.js';
 import { at, records, type AnyRecord } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName, type SectionRecord } from './bundle-schema.js';
@@ -16,6 +17,7 @@ import { query } from './raw-sql.js';
 
 export async function checkBundle(db: Kysely<DB>, bundle: Bundle): Promise<void> {
   checkDuplicateKeys(bundle);
+  checkCurrencyCodes(bundle);
   const companyTypes = await checkReferences(db, bundle);
   checkCompanyTypes(bundle, companyTypes);
   await checkApiKeySecrets(db, bundle);
@@ -44,6 +46,13 @@ const SECTION_KEYS: { [S in SectionName]: { field: string; key: (record: Section
   development_statuses: { field: 'id', key: (r) => String(r.id) },
   clients: { field: 'id', key: (r) => String(r.id) },
 };
+
+/** A rate converts prices shown in its currency: a code no one can display or pay in is a typo. */
+function checkCurrencyCodes(bundle: Bundle): void {
+  records(bundle, 'currency_rates').forEach((record, index) => {
+    if (!isIso4217Code(record.currency)) throw new BundleError(`${at('currency_rates', index, 'currency')}: ${record.currency} is not an ISO 4217 currency code`);
+  });
+}
 
 /** Two records with the same key would make one upsert statement touch a row twice. */
 function checkDuplicateKeys(bundle: Bundle): void {
