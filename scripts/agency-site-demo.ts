@@ -40,9 +40,10 @@ async function onFreePort<T>(what: string, port: number, start: (port: number) =
 
 /** The Catalogue API alone, in memory, loaded with the demo catalogue, a demo key and the picture host. */
 export async function startDemoApi(
-  options: { apiPort?: number; logLevel?: string; privateApplications?: boolean } = {},
+  options: { apiPort?: number; picturesPort?: number; logLevel?: string; privateApplications?: boolean } = {},
 ): Promise<{ api: RunningServer; apiKey: string; pictures: StaticHost }> {
-  const pictures = await startStaticHost();
+  // The picture host: a free port unless one is asked for (PICTURES_PORT).
+  const pictures = await onFreePort('Picture host', options.picturesPort ?? 0, (port) => startStaticHost({ port }));
   try {
     const start = async (port: number) => {
       const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: 'memory://', LOG_LEVEL: options.logLevel ?? 'warn', STATIC_BASE_URL: pictures.url });
@@ -62,7 +63,7 @@ export async function startDemoApi(
   }
 }
 
-export async function startDemo(options: { apiPort?: number; sitePort?: number; logLevel?: string } = {}): Promise<Demo> {
+export async function startDemo(options: { apiPort?: number; sitePort?: number; picturesPort?: number; logLevel?: string } = {}): Promise<Demo> {
   // The site answers its visitors: its key never sends a stored client back (private applications).
   const { api, apiKey, pictures } = await startDemoApi({ ...options, privateApplications: true });
   try {
@@ -80,7 +81,12 @@ export async function startDemo(options: { apiPort?: number; sitePort?: number; 
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const demo = await startDemo({ apiPort: Number(process.env.API_PORT ?? 8080), sitePort: Number(process.env.PORT ?? 3000) });
+  const demo = await startDemo({
+    apiPort: Number(process.env.API_PORT ?? 8080),
+    sitePort: Number(process.env.PORT ?? 3000),
+    // Unset: a free port, as before (the picture host's address is printed below and given to the API).
+    picturesPort: Number(process.env.PICTURES_PORT ?? 0),
+  });
   console.log(`Catalogue API (demo catalogue, in memory): ${demo.api.url}   key: ${demo.apiKey}`);
   console.log(`Pictures (STATIC_BASE_URL): ${demo.pictures.url}`);
   console.log(`Agency site: ${demo.site.url}`);

@@ -275,10 +275,146 @@ describe.skipIf(!HAS_CHROMIUM)(`agency site in headless Chromium (needs ${CHROMI
     expect(problems).toEqual([]);
   });
 
-  it('shows the service message for an invalid search (a hand-edited address)', async () => {
-    await open('/?price_min=-5');
-    const { message } = await apiGet('/projects?price_min=-5&limit=12&offset=0');
-    await expect(page.getByRole('alert').locator('strong').textContent()).resolves.toBe(message);
-    await expect(page.getByLabel('Price from (AED)').inputValue()).resolves.toBe('-5');
+  it('shows an invalid search (a hand-edited address) in the form\u2019s words, by the field\u2019s label, the field marked', async () => {
+    const cases = [
+      { query: 'price_min=-5', words: 'Price from (AED) cannot be below 0', field: 'Price from (AED)' },
+      { query: 'price_min=abc', words: 'Price from (AED) must be an amount in figures', field: 'Price from (AED)' },
+      { query: 'currency=USD&price_max=-1', words: 'Price to (USD) cannot be below 0', field: 'Price to (USD)' },
+    ];
+    for (const { query, words, field } of cases) {
+      // The API does refuse it, naming its parameter ...
+      const refusal = await apiGet(`/projects?${query}&limit=12`);
+      expect(refusal.message).toMatch(/price_m(in|ax)/);
+      await open(`/?${query}`);
+      // ... and the page says it with the form's label, never the parameter.
+      const alert = await page.getByRole('alert').textContent();
+      expect(alert).toContain(words);
+      expect(alert).not.toMatch(/price_min|price_max|_/);
+      await expect(page.getByLabel(field).getAttribute('aria-invalid')).resolves.toBe('true');
+      const describedBy = await page.getByLabel(field).getAttribute('aria-describedby');
+      await expect(page.locator(`#${describedBy}`).textContent()).resolves.toContain(words);
+      if (query === 'price_min=-5') {
+        await expect(page.getByLabel('Price from (AED)').inputValue()).resolves.toBe('-5');
+        await shot('10-search-error');
+      }
+      await page.close();
+    }
+  });
+
+  it('shows the matching units on the cards of a search by bedrooms (the API\u2019s match), not the project\u2019s cheapest unit of any size', async () => {
+    const filters = 'bedrooms=2&price_max=3000000&sort=price_from&currency=USD';
+    await open(`/?${filters}`);
+    type Item = { id: number; price_from: number | null; match: { units: number; price_from: number | null; size_from: number | null } };
+    const items = (await apiGet(`/projects?${filters}&match=true&limit=12`)).data.items as Item[];
+    const usd = (amount: number) => new Intl.NumberFormat('en-AE', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 }).format(amount);
+    const cards = await page.locator('.card').evaluateAll((elements) =>
+      elements.map((card) => ({ id: Number(card.getAttribute('data-project-id')), price: card.querySelector('.price')?.textContent, text: card.textContent ?? '' })),
+    );
+    expect(cards.map((card) => card.id)).toEqual(items.map((item) => item.id));
+    let cheaperElsewhere = 0;
+    for (const [i, item] of items.entries()) {
+      expect(cards[i].price).toBe(item.match.price_from === null ? '2-bed: price on request' : `2-bed from ${usd(item.match.price_from)}`);
+      expect(cards[i].text).toContain(`${item.match.units} unit`);
+      // The project's cheapest unit of any size is only the "All units from" figure (what the price order compares).
+      if (item.price_from !== null && item.match.price_from !== null && usd(item.price_from) !== usd(item.match.price_from)) {
+        cheaperElsewhere++;
+        expect(cards[i].price).not.toContain(usd(item.price_from));
+        expect(cards[i].text).toContain(`All units from ${usd(item.price_from)}`);
+      }
+    }
+    expect(cheaperElsewhere).toBeGreaterThan(0);
+    await expect(page.locator('.order-note').textContent()).resolves.toContain('lowest price over all its units');
+    await shot('08-search-by-bedrooms');
+  });
+
+  it('says "Price on request" (no "From") for a project without a priced unit, and no size for one without units', async () => {
+    const all = (await apiGet('/projects?sort=price_from&limit=100&fields=id,price_from,size_from')).data.items as { id: number; price_from: number | null; size_from: number | null }[];
+    const first = all.findIndex((item) => item.price_from === null);
+    expect(first).toBeGreaterThanOrEqual(0);
+    const pageNumber = Math.floor(first / 12) + 1;
+    await open(`/?sort=price_from&page=${pageNumber}`);
+    const onPage = all.slice((pageNumber - 1) * 12, pageNumber * 12).filter((item) => item.price_from === null);
+    for (const item of onPage) {
+      await expect(page.locator(`.card[data-project-id="${item.id}"] .price`).textContent()).resolves.toBe('Price on request');
+      if (item.size_from === null) await expect(page.locator(`.card[data-project-id="${item.id}"]`).textContent()).resolves.not.toContain('From');
+    }
+    await expect(page.locator('.cards').textContent()).resolves.not.toMatch(/From Price on request|From —/);
+    await shot('09-price-on-request');
+  });
+
+  it('sends a page past the end to the last page (302), filters kept; with no match at all, to page 1', async () => {
+    const total = (await apiGet('/projects?bedrooms=2&limit=1')).data.total as number;
+    const last = Math.ceil(total / 12);
+    expect(last).toBeGreaterThan(1);
+    for (const past of [999, '99999999999999999999']) {
+      page = await running.browser.newPage();
+      const response = (await page.goto(`${running.demo.site.url}/?bedrooms=2&page=${past}`))!;
+      const redirect = await response.request().redirectedFrom()?.response();
+      expect(redirect?.status()).toBe(302);
+      expect(response.status()).toBe(200);
+      expect(new URL(page.url()).search).toBe(`?bedrooms=2&page=${last}`);
+      await expect(page.locator('.summary').textContent()).resolves.toBe(`Projects ${(last - 1) * 12 + 1}–${total} of ${total}`);
+      await expect(page.locator('.pager span').textContent()).resolves.toBe(`Page ${last} of ${last}`);
+      await expect(page.getByRole('link', { name: 'Next →' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('link', { name: '← Previous' }).getAttribute('href')).resolves.toBe(last > 2 ? `/?bedrooms=2&page=${last - 1}` : '/?bedrooms=2');
+      await page.close();
+    }
+    page = await running.browser.newPage();
+    await page.goto(`${running.demo.site.url}/?bedrooms=2&price_max=1&page=3`);
+    expect(new URL(page.url()).search).toBe('?bedrooms=2&price_max=1');
+    await expect(page.locator('.summary').textContent()).resolves.toBe('No project matches these filters.');
+  });
+
+  it('shows the payment plan readably at 390 and 1366 px: no word broken across lines, nothing cut off, the stages adding up to the plan', async () => {
+    const projects = (await apiGet('/projects?limit=100&fields=id,payment_plans')).data.items as { id: number; payment_plans: { type: number; percent: number }[] }[];
+    // The plan with the most parts (the narrowest shares).
+    const { id, payment_plans: plan } = projects.reduce((most, project) => (project.payment_plans.length > most.payment_plans.length ? project : most));
+    expect(plan.length).toBeGreaterThan(3);
+    const sums = new Map<number, number>();
+    for (const part of plan) sums.set(part.type, (sums.get(part.type) ?? 0) + part.percent);
+    for (const width of WIDTHS) {
+      page = await running.browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${running.demo.site.url}/projects/${id}`);
+      const problems = await page.evaluate(() => {
+        const found: string[] = [];
+        for (const element of document.querySelectorAll('.plan, .plan-stages')) {
+          const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, word.index!);
+              range.setEnd(node, word.index! + word[0].length);
+              const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+              if (lines.size > 1) found.push(`"${word[0]}" broken over ${lines.size} lines`);
+            }
+          }
+          for (const child of element.querySelectorAll<HTMLElement>('*')) if (child.scrollWidth > child.clientWidth + 1) found.push(`"${child.textContent}" cut off`);
+        }
+        return found;
+      });
+      expect(problems, `at ${width}px`).toEqual([]);
+      await expect(page.locator('.plan > div').count()).resolves.toBe(plan.length);
+      const stages = await page.locator('.plan-stages li').evaluateAll((items) => items.map((item) => [Number(item.getAttribute('data-stage')), Number(item.getAttribute('data-percent'))]));
+      expect(stages).toEqual([...sums]);
+      await page.locator('.plan').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, `payment-plan-${width}.png`), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it('names unit statuses in plain words (status 2 is "Expression of interest", not "EOI")', async () => {
+    const [{ id }] = (await apiGet('/projects?statuses=2&limit=1')).data.items as { id: number }[];
+    const units = (await apiGet(`/projects/${id}`)).data.units as { id: number; status: number }[];
+    const unit = units.find((candidate) => candidate.status === 2)!;
+    await open(`/projects/${id}`);
+    await expect(page.locator(`tr[data-unit-id="${unit.id}"] td[data-label="Status"]`).textContent()).resolves.toBe('Expression of interest');
+    await expect(page.locator('table.units').textContent()).resolves.not.toContain('EOI');
+  });
+
+  it('serves the pictures from the port asked for (PICTURES_PORT of npm run example)', async () => {
+    expect(new URL(running.demo.pictures.url).port).toBe(String(running.picturesPort));
+    const [{ logo }] = (await apiGet('/projects?limit=1&fields=logo')).data.items as { logo: string }[];
+    expect(logo.startsWith(`http://127.0.0.1:${running.picturesPort}/`)).toBe(true);
+    expect((await fetch(logo)).status).toBe(200);
   });
 });

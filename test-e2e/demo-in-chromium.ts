@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
@@ -17,12 +18,26 @@ export const HAS_CHROMIUM = existsSync(CHROMIUM);
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 export const WIDTHS = [390, 1366] as const;
 
-/** Starts the demo and the browser before the file's tests and stops them after; read them inside the tests. */
-export function useDemoInChromium(): { readonly demo: Demo; readonly browser: Browser } {
-  const running: { demo?: Demo; browser?: Browser } = {};
+/** A port free a moment ago (the system's pick for port 0). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts the demo and the browser before the file's tests and stops them after; read them inside the
+ * tests. The picture host is given its port (`picturesPort`, PICTURES_PORT of `npm run example`):
+ * `picturesPort` is the one asked for.
+ */
+export function useDemoInChromium(): { readonly demo: Demo; readonly browser: Browser; readonly picturesPort: number } {
+  const running: { demo?: Demo; browser?: Browser; picturesPort?: number } = {};
   beforeAll(async () => {
     await mkdir(ARTIFACTS, { recursive: true });
-    running.demo = await startDemo({ apiPort: 0, sitePort: 0, logLevel: 'silent' });
+    running.picturesPort = await freePort();
+    running.demo = await startDemo({ apiPort: 0, sitePort: 0, picturesPort: running.picturesPort, logLevel: 'silent' });
     running.browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-background-networking'] });
   });
   afterAll(async () => {
@@ -35,6 +50,9 @@ export function useDemoInChromium(): { readonly demo: Demo; readonly browser: Br
     },
     get browser() {
       return running.browser!;
+    },
+    get picturesPort() {
+      return running.picturesPort!;
     },
   };
 }

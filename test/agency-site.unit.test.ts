@@ -4,10 +4,12 @@ import { html, htmlText } from '../examples/agency-site/src/html.js';
 import { boxAround, parseBox, parsePolygon } from '../examples/agency-site/src/map-geometry.js';
 import { clipRing } from '../examples/agency-site/src/map-land.js';
 import { mergeCloseClusters, readMapArea } from '../examples/agency-site/src/map-search.js';
+import { UNIT_STATUS } from '../examples/agency-site/src/format.js';
 import { mapList } from '../examples/agency-site/src/pages/map.js';
+import { projectPage } from '../examples/agency-site/src/pages/project.js';
 import { searchPage } from '../examples/agency-site/src/pages/search.js';
-import { projectsQuery, readSearchForm, searchHref, SORT_LABELS } from '../examples/agency-site/src/search-form.js';
-import type { Area, Developer, ProjectClusters, ProjectsPage } from '../sdk/src/index.js';
+import { lastPage, projectsQuery, readSearchForm, searchHref, searchProblems, SORT_LABELS } from '../examples/agency-site/src/search-form.js';
+import type { Area, Developer, Project, ProjectClusters, ProjectsPage } from '../sdk/src/index.js';
 
 /* The example site's pure parts: what it asks the API for, what it escapes, how it shows facets. */
 
@@ -25,9 +27,46 @@ describe('the search form', () => {
       developer_ids: '4',
       development_status: '2',
       near_transport: true,
+      // Bedrooms and a price bound are unit-level filters: the cards show what matched (the cheapest 2-bed, not a studio).
+      match: true,
       sort: '-price_from',
       currency: 'AED',
     });
+  });
+
+  it('asks what matched only with a unit-level filter (bedrooms, a price bound)', () => {
+    const query = (text: string) => projectsQuery(readSearchForm(new URLSearchParams(text)));
+    expect(query('')).not.toHaveProperty('match');
+    expect(query('developer=4&near_metro=on&sort=price_from')).not.toHaveProperty('match');
+    expect(query('bedrooms=2').match).toBe(true);
+    expect(query('price_min=500000').match).toBe(true);
+    expect(query('price_max=3000000').match).toBe(true);
+  });
+
+  it('asks a valid offset for any page, and knows the last page', () => {
+    expect(projectsQuery(readSearchForm(new URLSearchParams('page=999'))).offset).toBe(998 * 12);
+    // Far past anything: still an offset the API takes (at most 2^53 - 1), which the site answers with a redirect to the last page.
+    expect(projectsQuery(readSearchForm(new URLSearchParams('page=99999999999999999999'))).offset).toBe(Number.MAX_SAFE_INTEGER);
+    expect([0, 1, 12, 13, 42].map(lastPage)).toEqual([1, 1, 1, 2, 4]);
+  });
+
+  it('names the API\u2019s refusals by the form\u2019s labels, in plain words, never by the API\u2019s parameters', () => {
+    const usd = readSearchForm(new URLSearchParams('currency=USD'));
+    const error = (...errors: { field: string | null; code: string; message: string }[]) => ({ message: errors[0].message, errors });
+    expect(searchProblems(error({ field: 'price_min', code: 'minimum', message: 'price_min must be at least 0' }), usd)).toEqual([
+      { field: 'price_min', text: 'Price from (USD) cannot be below 0: enter 0 or more, or leave it empty.' },
+    ]);
+    expect(searchProblems(error({ field: 'price_min', code: 'type', message: 'price_min must be a number' }), usd)).toEqual([
+      { field: 'price_min', text: 'Price from (USD) must be an amount in figures, such as 1500000, or empty.' },
+    ]);
+    const both = searchProblems(
+      error({ field: 'price_max', code: 'unstorable', message: 'price_max must be a finite number' }, { field: 'developer_ids', code: 'invalid', message: 'developer_ids must be a comma-separated list of positive integers (developer company ids)' }),
+      usd,
+    );
+    expect(both.map((problem) => problem.field)).toEqual(['price_max', 'developer']);
+    for (const { text } of both) expect(text).not.toMatch(/price_m|developer_ids|_/);
+    // About no field of the form (a drawn shape the API refuses): the API's own message.
+    expect(searchProblems({ message: 'polygon ring 1 crosses itself' }, usd)).toEqual([{ text: 'polygon ring 1 crosses itself' }]);
   });
 
   it('takes only the orders the page offers (SORT_LABELS is typed from the SDK: every declared order but distance, which needs a search centre)', () => {
@@ -99,9 +138,75 @@ describe('rendering', () => {
     expect(text).toContain('<option value="CNY">CNY</option>');
   });
 
+  const item = (fields: Partial<ProjectsPage['items'][number]>) =>
+    ({ id: 7, name: 'Marina Walk', logo: null, handover_date: null, price_from: 350_000, size_from: 35.2, currency: 'AED', company: { id: 1, name: 'Emaar' }, ...fields }) as unknown as ProjectsPage['items'][number];
+  const cardOf = (form: string, ...items: ProjectsPage['items']) => {
+    const text = htmlText(searchPage({ form: readSearchForm(new URLSearchParams(form)), developers: [], areas: [], page: { total: items.length, items } }));
+    return text.slice(text.indexOf('<ul class="cards">'), text.indexOf('</ul>', text.indexOf('<ul class="cards">')));
+  };
+
+  it('shows the matching units\u2019 figures on a card when the visitor filtered by unit (bedrooms), the project\u2019s own beside them', () => {
+    const card = cardOf('bedrooms=2&sort=price_from', item({ match: { units: 4, price_from: 1_103_560, size_from: 74.5 } }));
+    expect(card).toContain('<div class="price">2-bed from AED\u00a01,103,560</div>');
+    expect(card).toContain('4 units · from 75 m²');
+    expect(card).toContain('All units from AED\u00a0350,000');
+    expect(card).toContain('data-match-price-from="1103560" data-match-units="4"');
+    expect(card).not.toContain('From AED');
+    expect(cardOf('bedrooms=0&bedrooms=1', item({ match: { units: 1, price_from: null, size_from: 40 } }))).toContain('Studio or 1-bed: price on request');
+    // The API orders by the project's own lowest price: the page says so.
+    const page = htmlText(searchPage({ form: readSearchForm(new URLSearchParams('bedrooms=2&sort=price_from')), developers: [], areas: [], page: { total: 1, items: [item({ match: { units: 4, price_from: 1_103_560, size_from: 74.5 } })] } }));
+    expect(page).toContain('Ordered by each project’s lowest price over all its units');
+  });
+
+  it('says "From" only before a price: "Price on request" alone, and no "From —" for a project without units', () => {
+    expect(cardOf('', item({}))).toContain('<div class="price">From AED\u00a0350,000</div>');
+    const card = cardOf('', item({ price_from: null, size_from: null }));
+    expect(card).toContain('<div class="price">Price on request</div>');
+    expect(card).not.toContain('From');
+    expect(htmlText(mapList({ form: { currency: 'AED' }, area: null, page: { total: 1, items: [item({ price_from: null })] } }))).toContain('<span class="price">Price on request</span>');
+  });
+
+  it('shows a refused search in the form\u2019s words, the control marked and pointing to its problem', () => {
+    const form = readSearchForm(new URLSearchParams('price_min=-5'));
+    const text = htmlText(searchPage({ form, developers: [], areas: [], error: { message: 'price_min must be at least 0', errors: [{ field: 'price_min', code: 'minimum', message: 'price_min must be at least 0' }] } }));
+    expect(text).toContain('<strong id="search-error-price_min">Price from (AED) cannot be below 0');
+    expect(text).toContain('name="price_min" min="0" step="1" value="-5" aria-invalid="true" aria-describedby="search-error-price_min"');
+    expect(text).not.toContain('price_min must');
+  });
+
   it('keeps a filter set from the Refine panel when the form is sent again', () => {
     const text = htmlText(searchPage({ form: readSearchForm(new URLSearchParams('development_status=2&unit_type=1')), developers: [], areas: [] }));
     expect(text).toContain('<input type="hidden" name="development_status" value="2"><input type="hidden" name="unit_type" value="1">');
+  });
+});
+
+describe('the project page', () => {
+  it('names unit statuses in plain words (no "EOI")', () => {
+    expect(UNIT_STATUS).toEqual({ 1: 'Announced', 2: 'Expression of interest', 3: 'Start of sales', 4: 'On sale', 5: 'Out of stock' });
+  });
+
+  it('shows the payment plan as a bar of shares with the stages in words under it, instalments of a stage added up', () => {
+    const plans = [10, 10, 10, 10, 20].map((percent, i) => ({ type: i === 0 ? 1 : 2, percent })).concat({ type: 3, percent: 40 });
+    const project = {
+      name: 'Marina Walk',
+      company: { name: 'Emaar' },
+      location: { area_name: 'Dubai Marina', area_city: 'Dubai' },
+      media: { images: [] },
+      cost: { currency: 'AED' },
+      units: [],
+      nearby_facilities: {},
+      payment_plans: plans,
+      price_from: null,
+      size_from: null,
+      handover_date: null,
+      readiness_progress: 10,
+      description: null,
+    } as unknown as Project;
+    const text = htmlText(projectPage(project));
+    const bar = text.slice(text.indexOf('<div class="plan"'), text.indexOf('</div>\n<ul class="plan-stages"'));
+    expect([...bar.matchAll(/<div class="s(\d) w\d+">([^<]*)<\/div>/g)].map((part) => `${part[1]}:${part[2]}`)).toEqual(['1:10%', '2:10%', '2:10%', '2:10%', '2:20%', '3:40%']);
+    const stages = text.slice(text.indexOf('<ul class="plan-stages"'), text.indexOf('</ul>', text.indexOf('<ul class="plan-stages"')));
+    expect([...stages.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((stage) => stage[1].replace(/<[^>]+>/g, ''))).toEqual(['10% Down payment', '50% During construction, in 4 payments (10% + 10% + 10% + 20%)', '40% On completion']);
   });
 });
 
@@ -124,12 +229,12 @@ describe('the map page', () => {
 
   it('lists the projects of the area with the total, saying which area and when only the first ones are shown', () => {
     const item = { id: 7, name: 'Marina <Walk>', price_from: 1_250_000, currency: 'AED', company: { id: 1, name: 'Emaar' } } as unknown as ProjectsPage['items'][number];
-    const text = htmlText(mapList({ area: { bbox: '55.1,25,55.2,25.1' }, page: { total: 140, items: Array.from({ length: 100 }, () => item) } as ProjectsPage }));
+    const text = htmlText(mapList({ form: { currency: 'AED' }, area: { bbox: '55.1,25,55.2,25.1' }, page: { total: 140, items: Array.from({ length: 100 }, () => item) } as ProjectsPage }));
     expect(text).toContain('140 projects in the searched area, the first 100 shown');
     expect(text).toContain('data-area="bbox" data-area-value="55.1,25,55.2,25.1"');
     expect(text).toContain('<a href="/projects/7">Marina &lt;Walk&gt;</a>');
     expect(text).toContain('From AED');
-    expect(htmlText(mapList({ area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
+    expect(htmlText(mapList({ form: { currency: 'AED' }, area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
   });
 
   it('cuts the background\u2019s land to the region (Sutherland\u2013Hodgman): inside kept, outside dropped, crossings on the edge', () => {

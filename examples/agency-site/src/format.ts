@@ -16,11 +16,17 @@ export function date(value: string | null | undefined): string {
   return value ? new Date(value).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' }) : '—';
 }
 
+/** "From AED 1,250,000", or "Price on request" when there is no price (never "From Price on request"). */
+export function priceFrom(amount: number | null | undefined, currency: string): string {
+  return amount === null || amount === undefined ? 'Price on request' : `From ${money(amount, currency)}`;
+}
+
 export function bedrooms(count: number): string {
   return count === 0 ? 'Studio' : count >= 5 ? '5+ bedrooms' : `${count} bedroom${count === 1 ? '' : 's'}`;
 }
 
-export const UNIT_STATUS: Record<number, string> = { 1: 'Announced', 2: 'EOI', 3: 'Start of sales', 4: 'On sale', 5: 'Out of stock' };
+/** Unit statuses in visitors' words (the API's 2 is "EOI": the developer takes expressions of interest before sales open). */
+export const UNIT_STATUS: Record<number, string> = { 1: 'Announced', 2: 'Expression of interest', 3: 'Start of sales', 4: 'On sale', 5: 'Out of stock' };
 export const PAYMENT_STAGE: Record<number, string> = { 1: 'Down payment', 2: 'During construction', 3: 'On completion' };
 
 /** A file link the browser can load: only absolute http(s) URLs (the demo stores bare paths). */

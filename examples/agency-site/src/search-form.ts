@@ -1,4 +1,4 @@
-import type { ProjectsPage, ProjectsQuery } from '@catalogue-api/sdk';
+import type { FieldError, ProjectsPage, ProjectsQuery } from '@catalogue-api/sdk';
 
 /** What the visitor chose on the search page, as read from the page's query string. */
 export interface SearchForm {
@@ -89,15 +89,82 @@ export function searchFilters(form: SearchForm): SearchFilters {
   return query;
 }
 
+/**
+ * Whether the form sets a unit-level filter (bedrooms, a price bound): the API then matches projects
+ * through one unit satisfying all of them, and `match: true` tells what matched (the cheapest 2-bed,
+ * not the project's cheapest studio).
+ */
+export function hasUnitFilters(form: SearchForm): boolean {
+  return form.bedrooms.length > 0 || form.priceMin !== '' || form.priceMax !== '';
+}
+
 /** The GET /projects query for a form: its filters, order and page, with the Refine panel's facets. */
 export function projectsQuery(form: SearchForm): ProjectsQuery {
   return {
     limit: PAGE_SIZE,
-    offset: (form.page - 1) * PAGE_SIZE,
+    // A hand-edited page far past the end still asks a valid offset (the API takes at most 2^53 - 1); the site then sends the visitor to the last page.
+    offset: Math.min((form.page - 1) * PAGE_SIZE, Number.MAX_SAFE_INTEGER),
     facets: FACETS.join(','),
     ...searchFilters(form),
+    ...(hasUnitFilters(form) && { match: true }),
     ...(form.sort !== '' && { sort: form.sort }),
   };
+}
+
+/** The last page of results for a total (page 1 when nothing matches). */
+export function lastPage(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+/** What the matching units are, in the visitor's words, from the bedrooms chosen: "2-bed", "Studio or 1-bed"; "Matching units" without. */
+export function matchName(form: SearchForm): string {
+  const names = form.bedrooms.map((value) => (value === '0' ? 'Studio' : value === '5' ? '5+ bed' : `${value}-bed`));
+  if (names.length === 0) return 'Matching units';
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/** A search problem in the form's words; `field` names the form control it is about (for aria-describedby), when there is one. */
+export interface SearchProblem {
+  field?: 'price_min' | 'price_max' | 'developer' | 'bedrooms' | 'near_metro';
+  text: string;
+}
+
+/**
+ * The API's 400 (`errors[]`, which the SDK asks for) in the form's words: each problem names the
+ * control by its label ("Price from (AED)"), never the API's parameter (`price_min`). A problem about
+ * no field of the form (a drawn shape that crosses itself) keeps the API's message.
+ */
+export function searchProblems(error: { message: string; errors?: FieldError[] }, form: Pick<SearchForm, 'currency'>): SearchProblem[] {
+  const amount = (field: 'price_min' | 'price_max', code: string): SearchProblem => {
+    const label = `${field === 'price_min' ? 'Price from' : 'Price to'} (${form.currency})`;
+    return { field, text: code === 'minimum' ? `${label} cannot be below 0: enter 0 or more, or leave it empty.` : `${label} must be an amount in figures, such as 1500000, or empty.` };
+  };
+  const inWords = ({ field, code, message }: FieldError): SearchProblem => {
+    switch (field) {
+      case 'price_min':
+      case 'price_max':
+        return amount(field, code);
+      case 'developer_ids':
+        return { field: 'developer', text: 'Developer: choose one from the list, or Any developer.' };
+      case 'bedrooms':
+        return { field: 'bedrooms', text: 'Bedrooms: choose from Studio to 5+.' };
+      case 'near_transport':
+        return { field: 'near_metro', text: 'Near metro / public transport: tick the box or leave it empty.' };
+      case 'development_status':
+        return { text: 'We cannot search by that development status: choose one in the Refine panel.' };
+      case 'unit_types':
+        return { text: 'We cannot search by that property type: choose one in the Refine panel.' };
+      case 'currency':
+        return { text: 'Prices cannot be shown in that currency: choose one from the Currency list.' };
+      default:
+        return { text: message };
+    }
+  };
+  const problems: SearchProblem[] = [];
+  for (const problem of (error.errors?.length ? error.errors : [{ field: null, code: 'invalid', message: error.message }]).map(inWords)) {
+    if (!problems.some((known) => known.text === problem.text)) problems.push(problem);
+  }
+  return problems;
 }
 
 /** The form as query parameters (the search page's and the map page's), on the given page of results. */

@@ -13,7 +13,7 @@ import { LAND_REGION } from './map-land.js';
 import { firstView, mapClusters, mapResults, readMapArea } from './map-search.js';
 import type { MapClusters, MapPlace, MapTiles } from './map-types.js';
 import { mapList, mapPage } from './pages/map.js';
-import { projectsQuery, readSearchForm, searchParams } from './search-form.js';
+import { lastPage, projectsQuery, readSearchForm, searchHref, searchParams, searchProblems } from './search-form.js';
 
 /*
  * The website is rendered on the server, which holds the API key: the browser only ever talks to
@@ -83,6 +83,11 @@ export function createSiteHandler({ client, imageOrigins = [], map = {} }: SiteO
     response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...(withScript ? mapHeaders : headers) });
     response.end(htmlText(page));
   }
+  /** 302 Found: a temporary answer (the last page moves as the catalogue changes), never cached. */
+  function redirect(response: ServerResponse, location: string): void {
+    response.writeHead(302, { location, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers });
+    response.end(htmlText(layout('Moved', html`<p><a href="${location}">Go to the last page of results</a></p>`)));
+  }
   // Bundled once, when the site starts; a failure shows on the first request for them.
   const mapAssets = buildMapAssets();
   mapAssets.catch(() => undefined);
@@ -113,20 +118,21 @@ export function createSiteHandler({ client, imageOrigins = [], map = {} }: SiteO
     const area = readMapArea(url.searchParams);
     let list: Html;
     try {
-      list = mapList({ area, page: await mapResults(client, form, area) });
+      list = mapList({ form, area, page: await mapResults(client, form, area) });
     } catch (error) {
-      list = mapList({ area, error: badRequest(error) });
+      list = mapList({ form, area, error: badRequest(error) });
     }
     send(response, 200, list);
   }
 
   async function mapMarkers(url: URL, response: ServerResponse): Promise<void> {
     const params = url.searchParams;
+    const form = readSearchForm(params);
     let answer: MapClusters;
     try {
-      answer = await mapClusters(client, readSearchForm(params), readMapArea(params), params.get('bbox') ?? '', Number(params.get('zoom')) || 0);
+      answer = await mapClusters(client, form, readMapArea(params), params.get('bbox') ?? '', Number(params.get('zoom')) || 0);
     } catch (error) {
-      answer = { error: badRequest(error).message };
+      answer = { error: searchProblems(badRequest(error), form).map((problem) => problem.text).join(' ') };
     }
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     response.end(JSON.stringify(answer));
@@ -138,6 +144,8 @@ export function createSiteHandler({ client, imageOrigins = [], map = {} }: SiteO
     const [developers, areas] = await Promise.all([client.listDevelopers(), client.listAreas()]);
     try {
       const page = await client.listProjects(projectsQuery(form));
+      // A page past the end (a hand-edited address, or fewer matches since the link was made): the last page, same filters.
+      if (form.page > lastPage(page.total)) return redirect(response, searchHref(form, lastPage(page.total)));
       send(response, 200, searchPage({ form, developers, areas, page }));
     } catch (error) {
       send(response, 400, searchPage({ form, developers, areas, error: badRequest(error) }));

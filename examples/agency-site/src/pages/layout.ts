@@ -49,14 +49,17 @@ button,.button{background:#9b3d2e;color:#fff;border:0;border-radius:6px;padding:
 .gallery{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:8px;margin:12px 0}
 table{border-collapse:collapse;width:100%;background:#fff;border-radius:10px;overflow:hidden}th,td{padding:8px 10px;border-bottom:1px solid #eee;text-align:left}th{background:#efe9df;font-size:13px}
 .facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(180px,1fr));gap:8px;background:#fff;padding:14px;border-radius:10px}.facts div span{display:block;font-size:12px;color:#5b5b5b}
-.plan{display:flex;gap:0;border-radius:8px;overflow:hidden;margin:8px 0}.plan div{padding:10px;color:#fff;font-size:13px}.plan .s1{background:#9b3d2e}.plan .s2{background:#a5532f}.plan .s3{background:#1f2430}
+.plan{display:flex;gap:0;border-radius:8px;overflow:hidden;margin:8px 0}.plan div{min-width:0;padding:8px 4px;color:#fff;font-size:13px;font-weight:600;text-align:center;white-space:nowrap;overflow:hidden}.plan div+div{border-left:2px solid #f6f4ef}
+.plan .s1,.plan-stages .s1{background:#9b3d2e}.plan .s2,.plan-stages .s2{background:#a5532f}.plan .s3,.plan-stages .s3{background:#1f2430}
+.plan-stages{list-style:none;margin:0 0 8px;padding:0;display:flex;flex-wrap:wrap;gap:6px 28px}.plan-stages li{display:flex;gap:8px;align-items:baseline}.plan-stages .swatch{flex:none;width:12px;height:12px;border-radius:3px;position:relative;top:1px}
 .nearby{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:12px}.nearby section{background:#fff;border-radius:10px;padding:10px 14px}.nearby h3{font-size:16px;margin:4px 0}.nearby ul{margin:0;padding-left:18px}
 form.apply{background:#fff;padding:18px;border-radius:10px;max-width:560px;display:grid;gap:12px}form.apply label span{display:block;font-size:13px;color:#444}form.apply input,form.apply textarea{width:100%;padding:8px;border:1px solid #ccc;border-radius:6px;font:inherit}
 .offer{background:#fff;border-radius:10px;padding:18px;max-width:640px}.offer dl{display:grid;grid-template-columns:180px 1fr;gap:6px 12px}.offer dt{color:#5b5b5b}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible{outline:3px solid #1d5fd1;outline-offset:2px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 img.photo{display:block;height:auto;padding:0}.top{flex-wrap:wrap}
-.field-error{color:#a3200f;font-size:13px;margin:4px 0 0}form.apply input[aria-invalid=true],form.apply textarea[aria-invalid=true]{border:2px solid #a3200f}
+.field-error{color:#a3200f;font-size:13px;margin:4px 0 0}form.apply input[aria-invalid=true],form.apply textarea[aria-invalid=true],.search input[aria-invalid=true],.search select[aria-invalid=true]{border:2px solid #a3200f}
+.error ul{margin:6px 0 0;padding-left:20px}
 .nav{margin-left:auto;display:flex;gap:16px}.nav a{color:#f2c48d;font-weight:600}
 details.filters{margin:0 0 12px}details.filters>summary{cursor:pointer;font-weight:600;padding:6px 0;color:#9b3d2e}
 .notice{background:#fff7e6;border:1px solid #e5c98f;padding:10px 14px;border-radius:8px}
@@ -84,5 +87,5 @@ ${Array.from({ length: 20 }, (_, i) => `.plan .w${(i + 1) * 5}{flex:${(i + 1) * 
 table.units,table.units tbody,table.units tr,table.units td{display:block;width:100%}table.units{background:none}table.units thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 table.units tr{background:#fff;border-radius:10px;margin:0 0 10px;padding:8px 12px;box-shadow:0 1px 3px #0002}table.units td{border:0;padding:3px 0;display:flex;justify-content:space-between;gap:12px}
 table.units td[data-label]::before{content:attr(data-label);color:#5b5b5b;font-size:13px}table.units td:last-child{justify-content:flex-end}
-.plan div{font-size:12px;padding:8px 4px;overflow-wrap:anywhere}}
+.plan div{font-size:12px}.plan-stages{flex-direction:column}}
 `;

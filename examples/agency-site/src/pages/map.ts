@@ -1,17 +1,19 @@
 import type { Developer, ProjectsPage } from '@catalogue-api/sdk';
-import { money } from '../format.js';
+import { priceFrom } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { MapArea } from '../map-search.js';
 import { MAP_LIST_LIMIT } from '../map-search.js';
 import type { MapPageState } from '../map-types.js';
 import { searchHref, type SearchForm } from '../search-form.js';
-import { errorBox, layout } from './layout.js';
-import { searchForm } from './search.js';
+import { layout } from './layout.js';
+import { searchErrorBox, searchForm, type SearchError } from './search.js';
 
 export interface MapListData {
+  /** The display currency of the search (a refusal names the price fields with it). */
+  form: Pick<SearchForm, 'currency'>;
   area: MapArea;
   page?: ProjectsPage;
-  error?: { message: string; requestId?: string };
+  error?: SearchError;
 }
 
 export interface MapPageData extends MapListData {
@@ -32,13 +34,13 @@ function summary(area: MapArea, page: ProjectsPage): string {
  * place after "Search this area" or a drawn shape): the matching projects with their lowest price.
  */
 export function mapList(data: MapListData): Html {
-  const { page, error, area } = data;
+  const { page, error, area, form } = data;
   const kind = area === null ? '' : 'bbox' in area ? 'bbox' : 'polygon';
-  if (!page) return html`<section class="map-list" aria-labelledby="map-list-title" data-area="${kind}"><h2 id="map-list-title">Projects</h2>${error ? errorBox(error.message, error.requestId) : ''}</section>`;
+  if (!page) return html`<section class="map-list" aria-labelledby="map-list-title" data-area="${kind}"><h2 id="map-list-title">Projects</h2>${error ? searchErrorBox(error, form) : ''}</section>`;
   return html`<section class="map-list" aria-labelledby="map-list-title" data-total="${page.total}" data-area="${kind}" data-area-value="${area === null ? '' : 'bbox' in area ? area.bbox : area.polygon}">
 <h2 id="map-list-title">${summary(area, page)}</h2>
 <ol class="map-items">${page.items.map(
-    (project) => html`<li data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}"><a href="/projects/${project.id}">${project.name}</a><span class="muted">${project.company.name}</span><span class="price">${project.price_from === null ? 'Price on request' : `From ${money(project.price_from, project.currency)}`}</span></li>`,
+    (project) => html`<li data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}"><a href="/projects/${project.id}">${project.name}</a><span class="muted">${project.company.name}</span><span class="price">${priceFrom(project.price_from, project.currency)}</span></li>`,
   )}</ol>
 ${page.total > MAP_LIST_LIMIT ? html`<p class="muted">Zoom in and search this area, or draw a smaller one, to see the others.</p>` : ''}
 </section>`;

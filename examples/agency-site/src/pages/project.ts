@@ -36,11 +36,25 @@ function units(project: Project): Html {
 </tbody></table>`;
 }
 
+/**
+ * The payment plan: a bar of its parts in proportion, each with its share only (that fits a phone's
+ * narrowest part), and the stages in words under it, each with the colour of its parts: "50% During
+ * construction, in 4 payments (10% + 10% + 10% + 20%)". The words wrap between words at any width.
+ */
 function paymentPlan(project: Project): Html {
   if (project.payment_plans.length === 0) return html`<p class="muted">Payment plan on request.</p>`;
-  return html`<div class="plan" aria-label="Payment plan">${project.payment_plans.map(
-    (part) => html`<div class="s${part.type} ${widthClass(Math.max(part.percent, 8))}">${part.percent}% ${PAYMENT_STAGE[part.type] ?? ''}</div>`,
-  )}</div>`;
+  const stages = new Map<number, number[]>();
+  for (const part of project.payment_plans) stages.set(part.type, [...(stages.get(part.type) ?? []), part.percent]);
+  const total = (shares: number[]) => Math.round(shares.reduce((sum, share) => sum + share, 0) * 100) / 100;
+  return html`<div class="plan" aria-hidden="true">${project.payment_plans.map(
+    (part) => html`<div class="s${part.type} ${widthClass(Math.max(part.percent, 8))}">${part.percent}%</div>`,
+  )}</div>
+<ul class="plan-stages" aria-label="Payment plan">${[...stages].map(
+    ([type, shares]) =>
+      html`<li data-stage="${type}" data-percent="${total(shares)}"><span class="swatch s${type}" aria-hidden="true"></span><span><strong>${total(shares)}%</strong> ${PAYMENT_STAGE[type] ?? 'Other'}${
+        shares.length > 1 ? html`<span class="muted">, in ${shares.length} payments (${shares.map((share) => `${share}%`).join(' + ')})</span>` : ''
+      }</span></li>`,
+  )}</ul>`;
 }
 
 function nearby(project: Project): Html {

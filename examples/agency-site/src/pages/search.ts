@@ -1,15 +1,50 @@
-import type { Area, Developer, FacetValue, ProjectFacets, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
-import { date, imageUrl, money, area as size } from '../format.js';
+import type { Area, Developer, FacetValue, FieldError, ProjectFacets, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
+import { date, imageUrl, money, priceFrom, area as size } from '../format.js';
 import { html, type Html } from '../html.js';
-import { BEDROOM_CHOICES, DISPLAY_CURRENCIES, FACETS, PAGE_SIZE, SORT_LABELS, searchHref, type SearchForm } from '../search-form.js';
-import { errorBox, layout } from './layout.js';
+import {
+  BEDROOM_CHOICES,
+  DISPLAY_CURRENCIES,
+  FACETS,
+  hasUnitFilters,
+  lastPage,
+  matchName,
+  PAGE_SIZE,
+  SORT_LABELS,
+  searchHref,
+  searchProblems,
+  type SearchForm,
+  type SearchProblem,
+} from '../search-form.js';
+import { layout } from './layout.js';
+
+/** The API's refusal of a search (a hand-edited address): its message and, per field, `errors[]` (the SDK's CatalogueApiError). */
+export interface SearchError {
+  message: string;
+  requestId?: string;
+  errors?: FieldError[];
+}
 
 export interface SearchPageData {
   form: SearchForm;
   developers: Developer[];
   areas: Area[];
   page?: ProjectsPage;
-  error?: { message: string; requestId?: string };
+  error?: SearchError;
+}
+
+/**
+ * The refusal in the form's words (each problem names the control by its label, never the API's
+ * parameter), with the request id for support. Each problem about a control has an id that control
+ * points to (aria-describedby).
+ */
+export function searchErrorBox(error: SearchError, form: Pick<SearchForm, 'currency'>): Html {
+  const problems = searchProblems(error, form);
+  const id = (problem: SearchProblem) => (problem.field ? html` id="search-error-${problem.field}"` : '');
+  const body =
+    problems.length === 1
+      ? html`<strong${id(problems[0])}>${problems[0].text}</strong>`
+      : html`<strong>Please check the search:</strong><ul>${problems.map((problem) => html`<li${id(problem)}>${problem.text}</li>`)}</ul>`;
+  return html`<div class="error" role="alert">${body}${error.requestId ? html`<small>Reference: ${error.requestId}</small>` : ''}</div>`;
 }
 
 const selected = (on: boolean) => (on ? html` selected` : '');
@@ -17,20 +52,23 @@ const checked = (on: boolean) => (on ? html` checked` : '');
 export const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 
 /** The search form; the map page sends it to itself, with the searched area (`more`) kept in hidden fields. */
-export function searchForm({ form, developers }: Pick<SearchPageData, 'form' | 'developers'>, action = '/', more: Html = html``): Html {
+export function searchForm({ form, developers, error }: Pick<SearchPageData, 'form' | 'developers' | 'error'>, action = '/', more: Html = html``): Html {
+  // The controls a refusal is about are marked, and point to the problem's words in the error box.
+  const fields = new Set(error ? searchProblems(error, form).map((problem) => problem.field) : []);
+  const invalid = (field: NonNullable<SearchProblem['field']>) => (fields.has(field) ? html` aria-invalid="true" aria-describedby="search-error-${field}"` : '');
   return html`<form class="search" method="get" action="${action}" aria-label="Search projects">
-  <fieldset class="chips"><legend>Bedrooms</legend>
+  <fieldset class="chips"${fields.has('bedrooms') ? html` aria-describedby="search-error-bedrooms"` : ''}><legend>Bedrooms</legend>
     ${BEDROOM_CHOICES.map((choice) => html`<label><input type="checkbox" name="bedrooms" value="${choice.value}"${checked(form.bedrooms.includes(choice.value))}> ${choice.label}</label>`)}
   </fieldset>
   <label><span>Currency</span><select name="currency">
     ${DISPLAY_CURRENCIES.map((code) => html`<option value="${code}"${selected(form.currency === code)}>${code}</option>`)}
   </select></label>
-  <label><span>Price from (${form.currency})</span><input type="number" name="price_min" min="0" step="1" value="${form.priceMin}"></label>
-  <label><span>Price to (${form.currency})</span><input type="number" name="price_max" min="0" step="1" value="${form.priceMax}"></label>
-  <label><span>Developer</span><select name="developer"><option value="">Any developer</option>
+  <label><span>Price from (${form.currency})</span><input type="number" name="price_min" min="0" step="1" value="${form.priceMin}"${invalid('price_min')}></label>
+  <label><span>Price to (${form.currency})</span><input type="number" name="price_max" min="0" step="1" value="${form.priceMax}"${invalid('price_max')}></label>
+  <label><span>Developer</span><select name="developer"${invalid('developer')}><option value="">Any developer</option>
     ${developers.map((developer) => html`<option value="${developer.id}"${selected(form.developer === String(developer.id))}>${developer.name}</option>`)}
   </select></label>
-  <fieldset class="chips"><legend>Location</legend><label><input type="checkbox" name="near_metro"${checked(form.nearMetro)}> Near metro / public transport</label></fieldset>
+  <fieldset class="chips"><legend>Location</legend><label><input type="checkbox" name="near_metro"${checked(form.nearMetro)}${invalid('near_metro')}> Near metro / public transport</label></fieldset>
   <label><span>Sort by</span><select name="sort">
     ${Object.entries(SORT_LABELS).map(([value, label]) => html`<option value="${value}"${selected(form.sort === value)}>${label}</option>`)}
   </select></label>
@@ -92,17 +130,47 @@ function refinePanel(data: SearchPageData, facets: ProjectFacets): Html {
 </div></aside>`;
 }
 
-function card(project: ProjectListItem): Html {
+/**
+ * A card's figures. With a unit-level filter (bedrooms, a price bound) they are those of the units that
+ * match it (`match`, asked for with `match: true`): "2-bed from $300,493 · 16 units", with the project's
+ * own lowest price beside them, which is what the price order compares. Without one, the project's own.
+ */
+function figures(project: ProjectListItem, form: SearchForm): Html {
+  const { match } = project;
+  if (!match || !hasUnitFilters(form)) {
+    return html`<div class="price">${priceFrom(project.price_from, project.currency)}</div>
+    ${project.size_from === null ? '' : html`<div class="muted">From ${size(project.size_from)}</div>`}`;
+  }
+  const what = matchName(form);
+  const price = match.price_from === null ? `${what}: price on request` : `${what} from ${money(match.price_from, project.currency)}`;
+  const units = `${match.units} unit${match.units === 1 ? '' : 's'}`;
+  return html`<div class="price">${price}</div>
+    <div class="muted">${units}${match.size_from === null ? '' : ` · from ${size(match.size_from)}`}</div>
+    ${project.price_from === null ? '' : html`<div class="muted">All units from ${money(project.price_from, project.currency)}</div>`}`;
+}
+
+function card(project: ProjectListItem, form: SearchForm): Html {
   const photo = imageUrl(project.logo);
-  return html`<li class="card" data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}">
+  const match = hasUnitFilters(form) ? project.match : undefined;
+  return html`<li class="card" data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}"${match ? html` data-match-price-from="${match.price_from ?? ''}" data-match-units="${match.units}"` : ''}>
   ${photo ? html`<img class="photo" src="${photo}" alt="">` : html`<div class="photo">${project.company.name}</div>`}
   <div class="body">
     <h3><a href="/projects/${project.id}">${project.name}</a></h3>
     <div class="muted">${project.company.name} · handover ${date(project.handover_date)}</div>
-    <div class="price">From ${money(project.price_from, project.currency)}</div>
-    <div class="muted">From ${size(project.size_from)}</div>
+    ${figures(project, form)}
   </div>
 </li>`;
+}
+
+/**
+ * The API orders by a project's own figures (`sort=price_from`: its lowest price over all its units),
+ * also when a card shows the matching units' figures: say so, rather than let the cards look out of order.
+ */
+function orderNote(form: SearchForm): string {
+  if (!hasUnitFilters(form)) return '';
+  if (form.sort === 'price_from' || form.sort === '-price_from') return 'Ordered by each project’s lowest price over all its units (“All units from”).';
+  if (form.sort === 'size_from' || form.sort === '-size_from') return 'Ordered by each project’s smallest unit of any kind.';
+  return '';
 }
 
 function results(data: SearchPageData): Html {
@@ -110,17 +178,19 @@ function results(data: SearchPageData): Html {
   if (!page) return html``;
   const from = page.total === 0 ? 0 : (form.page - 1) * PAGE_SIZE + 1;
   const to = (form.page - 1) * PAGE_SIZE + page.items.length;
-  const lastPage = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
+  const last = lastPage(page.total);
+  const note = page.total > 0 ? orderNote(form) : '';
   return html`${page.facets ? refinePanel(data, page.facets) : ''}
 <p class="summary" data-total="${page.total}">${page.total === 0 ? 'No project matches these filters.' : `Projects ${from}–${to} of ${page.total}`}</p>
-<ul class="cards">${page.items.map(card)}</ul>
+${note ? html`<p class="muted order-note">${note}</p>` : ''}
+<ul class="cards">${page.items.map((project) => card(project, form))}</ul>
 <nav class="pager" aria-label="Pages">
   ${form.page > 1 ? html`<a rel="prev" href="${searchHref(form, form.page - 1)}">← Previous</a>` : ''}
-  <span>Page ${form.page} of ${lastPage}</span>
-  ${form.page < lastPage ? html`<a rel="next" href="${searchHref(form, form.page + 1)}">Next →</a>` : ''}
+  <span>Page ${form.page} of ${last}</span>
+  ${form.page < last ? html`<a rel="next" href="${searchHref(form, form.page + 1)}">Next →</a>` : ''}
 </nav>`;
 }
 
 export function searchPage(data: SearchPageData): Html {
-  return layout('Find your home', html`<h1>Find your home</h1>${searchForm(data)}${data.error ? errorBox(data.error.message, data.error.requestId) : ''}${results(data)}`);
+  return layout('Find your home', html`<h1>Find your home</h1>${searchForm(data)}${data.error ? searchErrorBox(data.error, data.form) : ''}${results(data)}`);
 }
