@@ -5,6 +5,7 @@ import { openDatabase, readerAfterLatestCommit, type Database } from './db/datab
 import { migrateToLatest } from './db/migrate.js';
 import { collectGarbage } from './full-collection.js';
 import { limitHeapGrowth } from './heap-growth.js';
+import { stopAllocationSitePretenuring } from './pretenuring.js';
 import { buildApp, type App } from './http/app.js';
 import { listenForCommands, type CommandRunner } from './management/socket.js';
 import { linkBuilder } from './contract/links.js';
@@ -63,6 +64,7 @@ export interface StartOptions {
 /** Opens the database, migrates, and listens. `npm start` and `catalogue serve` both come through here. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   limitHeapGrowth(config.heapGrowthPercent);
+  stopAllocationSitePretenuring();
   const engineLog: { log?: App['log'] } = {};
   const database = await openDatabase({
     // The embedded engine failing (e.g. a full disk) and being reopened: one line each, cause named.
