@@ -12,6 +12,8 @@ import { linkBuilder } from './contract/links.js';
 import type { Lifecycle } from './lifecycle.js';
 import { listenForMetrics } from './metrics/listener.js';
 import { serviceGauges } from './metrics/service-gauges.js';
+import { detailCaches, type DetailCaches } from './http/detail-caches.js';
+import { detailCacheBounds } from './http/detail-cache-budget.js';
 import { SearchModel } from './search/search-model.js';
 import { startDeliveryWorker, type DeliveryWorker } from './webhooks/worker.js';
 
@@ -20,6 +22,8 @@ export interface RunningServer {
   database: Database;
   changes: ChangeSignal;
   search: SearchModel;
+  /** What the detail routes keep per snapshot (catalogue_detail_cache_bytes reads it). */
+  details: DetailCaches;
   /** Delivers webhooks from the shared queue; undefined with WEBHOOK_WORKER=off. */
   webhooks: DeliveryWorker | undefined;
   url: string;
@@ -103,10 +107,13 @@ export async function serveDatabase(config: Config, database: Database, options:
   });
   // Keys are dropped on every change signal, and on PostgreSQL cached 1 s at most (src/http/key-cache.ts).
   const lifecycle: Lifecycle = { draining: false };
+  // Made here rather than in buildApp, so that the metrics' gauges read what the routes keep.
+  const details = detailCaches(database, linkBuilder(config.staticBaseUrl), detailCacheBounds(config.detailCacheMb));
   const app = await buildApp({
     database,
     config,
     search,
+    details,
     keyCacheTtlMs: options.keyCacheTtlMs ?? (database.driver === 'pglite' ? PGLITE_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS),
     changes,
     lifecycle,
@@ -118,7 +125,7 @@ export async function serveDatabase(config: Config, database: Database, options:
   // Before the API's port: a load balancer may send traffic as soon as that opens, and the first
   // requests should already be measured.
   const metrics = config.metrics
-    ? await listenForMetrics({ ...config.metrics, service: serviceGauges({ database, search, changes, shuttingDown: () => lifecycle.draining }) })
+    ? await listenForMetrics({ ...config.metrics, service: serviceGauges({ database, search, changes, details, shuttingDown: () => lifecycle.draining }) })
     : undefined;
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -182,7 +189,7 @@ export async function serveDatabase(config: Config, database: Database, options:
     }
     await stop({ graceMs });
   };
-  return { app, database, changes, search, webhooks, url: `http://${host}:${port}`, metricsUrl: metrics?.url, lifecycle, stop, shutdown };
+  return { app, database, changes, search, details, webhooks, url: `http://${host}:${port}`, metricsUrl: metrics?.url, lifecycle, stop, shutdown };
 }
 
 /** The responses not finished yet. */

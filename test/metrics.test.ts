@@ -3,6 +3,8 @@ import net from 'node:net';
 import parsePrometheusTextFormat, { type MetricFamily, type Sample } from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
+import { detailCacheLabel } from '../src/metrics/service-gauges.js';
 import { drivers } from './helpers/databases.js';
 import { oneUnitCatalogue } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/running-server.js';
@@ -175,6 +177,29 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
     const delta = (result: string) => value(after, 'catalogue_search_result_cache_requests_total', { result }) - value(before, 'catalogue_search_result_cache_requests_total', { result });
     expect(delta('miss')).toBe(2);
     expect(delta('hit')).toBe(1);
+  });
+
+  it('shows the bytes each detail cache keeps for the snapshot in service, within its share of DETAIL_CACHE_MB', async () => {
+    const caches = Object.keys(detailCacheBounds()).map(detailCacheLabel);
+    const kept = (series: Map<string, MetricFamily>) => Object.fromEntries(caches.map((cache) => [cache, value(series, 'catalogue_detail_cache_bytes', { cache })]));
+    const before = kept((await scrape(metricsUrl)).series);
+    // A unit without compression (its identity body kept), the project with Brotli (its compressed body kept).
+    expect((await api('/units/1000', { headers: { 'accept-encoding': 'identity' } })).status).toBe(200);
+    expect((await api('/projects/100', { headers: { 'accept-encoding': 'br' } })).status).toBe(200);
+    const { series } = await scrape(metricsUrl);
+    const after = kept(series);
+    const t0 = t.server.search.current();
+    // The gauge is what the caches count (the routes' own caches, not copies): each as the app reports it.
+    expect(after).toEqual(Object.fromEntries(Object.entries(t.server.details.keptBytes(t0)).map(([cache, bytes]) => [detailCacheLabel(cache), bytes])));
+    for (const cache of ['unit_pages', 'identity_units', 'compressed_projects']) expect(after[cache], cache).toBeGreaterThan(before[cache]);
+    // The project's envelope may be kept already (an earlier test asked the project).
+    expect(after.project_texts).toBeGreaterThan(0);
+    const bounds = detailCacheBounds(loadConfig({}).detailCacheMb);
+    for (const [cache, bound] of Object.entries(bounds)) {
+      const name = detailCacheLabel(cache);
+      expect(value(series, 'catalogue_detail_cache_limit_bytes', { cache: name })).toBe(bound);
+      expect(after[name]).toBeLessThanOrEqual(bound);
+    }
   });
 
   it('counts requests in flight: a request whose body is still coming, until its client goes away', async () => {

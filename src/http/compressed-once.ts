@@ -95,6 +95,8 @@ export interface KeptBodies {
   compressedBodies(snapshot: Snapshot): number;
   /** How many identity bodies the snapshot's caches hold, and their bytes as counted and as walked (tests and scripts). */
   identityBodies(snapshot: Snapshot): { bodies: number; bytes: number; bodyBytes: number };
+  /** Bytes kept for the snapshot by each cache, as counted against its bound (the metrics' gauge). */
+  keptBytes(snapshot: Snapshot): Record<'compressedProjects' | 'compressedUnits' | 'identityProjects' | 'identityUnits', number>;
 }
 
 export function keptBodies(bounds: DetailCacheBounds): KeptBodies {
@@ -121,6 +123,15 @@ export function keptBodies(bounds: DetailCacheBounds): KeptBodies {
       let bodyBytes = 0;
       for (const cache of [units, projects]) for (const entry of cache.values()) bodyBytes += entry.body.length;
       return { bodies: units.size + projects.size, bytes: units.calculatedSize + projects.calculatedSize, bodyBytes };
+    },
+    keptBytes(snapshot) {
+      const kept = keptOf.peek(snapshot);
+      return {
+        compressedProjects: kept?.compressed.projects.calculatedSize ?? 0,
+        compressedUnits: kept?.compressed.units.calculatedSize ?? 0,
+        identityProjects: kept?.identity.projects.calculatedSize ?? 0,
+        identityUnits: kept?.identity.units.calculatedSize ?? 0,
+      };
     },
   };
 }

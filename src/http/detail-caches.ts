@@ -1,7 +1,8 @@
 import type { LinkBuilder } from '../contract/links.js';
 import type { Database } from '../db/database.js';
 import { keptBodies, type KeptBodies } from './compressed-once.js';
-import type { DetailCacheBounds } from './detail-cache-budget.js';
+import type { DetailCache, DetailCacheBounds } from './detail-cache-budget.js';
+import type { Snapshot } from '../search/snapshot.js';
 import { projectDetails, type ProjectDetails } from './project-detail-body.js';
 import { unitPages, type UnitPages } from './unit-detail-body.js';
 
@@ -18,12 +19,31 @@ export interface DetailCaches {
   projects: ProjectDetails;
   /** Units' project pages (unit-detail-body.ts). */
   units: UnitPages;
+  /** Each cache's bound in bytes (its share of DETAIL_CACHE_MB). */
+  bounds: DetailCacheBounds;
+  /** Bytes each cache keeps for `snapshot`, as counted against its bound (catalogue_detail_cache_bytes). */
+  keptBytes(snapshot: Snapshot): Record<DetailCache, number>;
 }
 
 export function detailCaches(database: Database, links: LinkBuilder, bounds: DetailCacheBounds, units?: UnitPages): DetailCaches {
-  return {
+  const caches = {
     bodies: keptBodies(bounds),
     projects: projectDetails(database, links, bounds),
     units: units ?? unitPages(database, links, { bytes: bounds.unitPages }),
+  };
+  return {
+    ...caches,
+    bounds,
+    keptBytes(snapshot) {
+      const nearby = caches.projects.nearby.keptBytes(snapshot);
+      return {
+        ...caches.bodies.keptBytes(snapshot),
+        unitPages: caches.units.kept(snapshot).bytes,
+        nearbyLinks: nearby.links,
+        nearbyFull: nearby.full,
+        nearbySummary: nearby.summary,
+        projectTexts: caches.projects.keptTextBytes(snapshot),
+      };
+    },
   };
 }

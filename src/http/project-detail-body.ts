@@ -93,6 +93,8 @@ export interface ProjectDetails {
   parts(snapshot: Snapshot, request: ProjectDetailRequest): Promise<DetailBody | undefined>;
   /** The nearby blocks written on demand (when the snapshot keeps none). */
   nearby: NearbyOnDemand;
+  /** Bytes of envelope texts kept for the snapshot, as counted against their bound (the metrics' gauge). */
+  keptTextBytes(snapshot: Snapshot): number;
 }
 
 export function projectDetails(database: Database, links: LinkBuilder, bounds: DetailCacheBounds): ProjectDetails {
@@ -105,6 +107,7 @@ export function projectDetails(database: Database, links: LinkBuilder, bounds: D
   return {
     nearby,
     parts: (snapshot, request) => detailParts(database, links, textsOf(snapshot), nearby, snapshot, request),
+    keptTextBytes: (snapshot) => textsOf.peek(snapshot)?.calculatedSize ?? 0,
   };
 }
 

@@ -2,14 +2,28 @@ import { Gauge, Registry } from 'prom-client';
 import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Database } from '../db/database.js';
 import type { SearchModel } from '../search/search-model.js';
+import type { Snapshot } from '../search/snapshot.js';
 import type { QueueStats } from '../queries/webhook-deliveries.js';
 import { createQueueProbe } from '../webhooks/queue-probe.js';
+
+/** The detail caches as the gauges read them (src/http/detail-caches.ts: DetailCaches; http sits above metrics). */
+export interface DetailCacheSizes {
+  /** Each cache's bound in bytes, by cache name. */
+  bounds: Readonly<Record<string, number>>;
+  /** Bytes each cache keeps for a snapshot, by the same names. */
+  keptBytes(snapshot: Snapshot): Readonly<Record<string, number>>;
+}
+
+/** A detail cache's label value, in the metrics' snake case: nearbyFull -> nearby_full. */
+export const detailCacheLabel = (cache: string): string => cache.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 
 /** What the gauges read, at each scrape, from one running server. */
 export interface ServiceState {
   database: Database;
   search: SearchModel;
   changes?: ChangeSignal;
+  /** What the detail routes keep per snapshot (within DETAIL_CACHE_MB). */
+  details?: DetailCacheSizes;
   /** True from SIGTERM on (the drain: /health/ready answers 503). */
   shuttingDown(): boolean;
 }
@@ -23,7 +37,7 @@ export interface ServiceState {
 export function serviceGauges(state: ServiceState): Registry {
   const registry = new Registry();
   const registers = [registry];
-  const { database, search, changes } = state;
+  const { database, search, changes, details } = state;
 
   new Gauge({
     name: 'catalogue_search_snapshot_generation',
@@ -137,6 +151,30 @@ export function serviceGauges(state: ServiceState): Registry {
       collect() {
         this.reset();
         for (const replica of replicas.status()) if (replica.lag_bytes !== null) this.set({ replica: replica.name }, replica.lag_bytes);
+      },
+    });
+  }
+
+  if (details) {
+    const caches = Object.keys(details.bounds);
+    const label = detailCacheLabel;
+    new Gauge({
+      name: 'catalogue_detail_cache_bytes',
+      help: 'Bytes each detail cache keeps for the search snapshot in service, as counted against its share of DETAIL_CACHE_MB (catalogue_detail_cache_limit_bytes); a new snapshot starts at 0.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        const kept = details.keptBytes(search.current());
+        for (const cache of caches) this.set({ cache: label(cache) }, kept[cache]);
+      },
+    });
+    new Gauge({
+      name: 'catalogue_detail_cache_limit_bytes',
+      help: 'Each detail cache\'s bound: its share of DETAIL_CACHE_MB.',
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        for (const cache of caches) this.set({ cache: label(cache) }, details.bounds[cache]);
       },
     });
   }
