@@ -1,18 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const exec = promisify(execFile);
+import { runChild } from './helpers/child-process.js';
 
 /** The largest heap (MB) of the service's process started with HEAP_GROWTH_PERCENT=percent under the child's allocations. */
 async function peakHeapMb(percent: string): Promise<number> {
-  // V8's own factor depends on the heap limit (up to 4x only with a large one): a fixed limit, and no
-  // inherited NODE_OPTIONS, so the comparison does not depend on the machine running it.
-  const { stdout } = await exec(process.execPath, ['--max-old-space-size=4096', '--import', 'tsx', 'test/helpers/heap-growth-child.ts', percent], {
-    timeout: 120_000,
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  return Number(stdout.trim().split(' ')[0]);
+  // V8's own factor depends on the heap limit (up to 4x only with a large one): runChild's fixed limit.
+  const printed = await runChild('test/helpers/heap-growth-child.ts', [percent]);
+  return Number(printed.split(' ')[0]);
 }
 
 describe('HEAP_GROWTH_PERCENT', () => {

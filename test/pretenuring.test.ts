@@ -1,16 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-
-const exec = promisify(execFile);
+import { runChild } from './helpers/child-process.js';
 
 /** Full collections while short-lived objects of a once-tenured allocation site are made (test/helpers/pretenuring-child.ts). */
 async function fullCollections(mode: 'service' | 'v8'): Promise<number> {
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', 'test/helpers/pretenuring-child.ts', mode], {
-    timeout: 120_000,
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  return Number(stdout.trim().split(' ')[0]);
+  const printed = await runChild('test/helpers/pretenuring-child.ts', [mode], { nodeFlags: [] });
+  return Number(printed.split(' ')[0]);
 }
 
 describe('allocation-site pretenuring (src/pretenuring.ts)', () => {
