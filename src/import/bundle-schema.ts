@@ -16,7 +16,6 @@ import { INT32_MAX, INT32_MIN } from '../domain/record-ids.js';
  * validation error naming the field rather than a database error.
  */
 
-
 /** Read by the importer to word an error; ajv ignores it. */
 const message = (text: string) => ({ 'x-error-message': text });
 

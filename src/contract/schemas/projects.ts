@@ -13,8 +13,6 @@ export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
 export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
-
-
 const ProjectFeature = Type.Object(
   {
     id: Type.Integer({ description: 'Feature/amenity id (GET /project-preferences; usable in `preference_ids`).' }),
