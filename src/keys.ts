@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from './db/schema.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './domain/api-key.js';
 import { isValidPriceVector } from './domain/pricing.js';
-import { normaliseDomain } from './domain/origin.js';
+import { domainProblem, normaliseDomain } from './domain/origin.js';
 import { assertKeyOwner, insertKey, KeyAdminError, type KeyListing, type NewKey } from './queries/api-keys.js';
 
 /*
@@ -22,9 +22,8 @@ export function validateKeyFields(input: { name?: string; priceVector?: number; 
     throw new KeyAdminError('price vector must be a number greater than -100 and at most 100');
   }
   for (const domain of input.domains ?? []) {
-    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/.test(normaliseDomain(domain))) {
-      throw new KeyAdminError(`"${domain}" is not a domain name (give hosts only, e.g. www.agency.ae)`);
-    }
+    const problem = domainProblem(domain);
+    if (problem) throw new KeyAdminError(problem);
   }
 }
 

@@ -1,6 +1,7 @@
 import { type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../src/db/schema.js';
+import { isOriginAllowed } from '../src/domain/origin.js';
 import { createTestDatabase, drivers, type TestDatabase } from './helpers/databases.js';
 import { AGENCY, baseBundle, BROKER, DEV, DEV_NO_CONTRACT, OWNER, withRecords, type Bundle } from './helpers/fixtures.js';
 import { expectRefused, facility, rows, run, secret, snapshot } from './helpers/import.js';
@@ -65,6 +66,8 @@ function edit(change: (bundle: Bundle) => void): Bundle {
 
 const TIMESTAMP_RANGE = 'must be between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, with a UTC offset within ±15:59';
 const NUL = 'must not contain the NUL character (\\u0000)';
+/** The key CLI's wording for a `--domains` entry that is no host (domainProblem, src/domain/origin.ts). */
+const NOT_A_HOST = 'is not a domain name (give hosts only, e.g. www.agency.ae)';
 const CATEGORIES = '"airports_ports", "education", "employment", "healthcare", "lifestyle", "retail", "transport", "tourism"';
 
 const ERROR_CASES: [string, unknown, string][] = [
@@ -131,6 +134,11 @@ const ERROR_CASES: [string, unknown, string][] = [
   ['an instant after year 9999', edit((b) => (b.units[3].updated_at = '9999-12-31T23:30:00-01:00')), `units[3].updated_at: ${TIMESTAMP_RANGE}`],
   ['an offset of 16 hours', edit((b) => (b.projects[0].launch_date = '2026-01-01T00:00:00+16:00')), `projects[0].launch_date: ${TIMESTAMP_RANGE}`],
   ['a malformed key', edit((b) => (b.api_keys[0].key = 'ck_ABC')), 'api_keys[0].key: must be ck_ followed by 64 lowercase hexadecimal characters'],
+  // A key's domain list holds hosts, by the key CLI's rule (src/domain/origin.ts): anything else never matches a request
+  ['a key domain given as a URL', edit((b) => (b.api_keys[0].allowed_domains = ['agency.ae', 'https://www.agency.ae/'])), `api_keys[0].allowed_domains[1]: "https://www.agency.ae/" ${NOT_A_HOST}`],
+  ['a key domain with a port', edit((b) => (b.api_keys[0].allowed_domains = ['agency.ae:8443'])), `api_keys[0].allowed_domains[0]: "agency.ae:8443" ${NOT_A_HOST}`],
+  ['a wildcard key domain', edit((b) => (b.api_keys[0].allowed_domains = ['*.agency.ae'])), `api_keys[0].allowed_domains[0]: "*.agency.ae" ${NOT_A_HOST}`],
+  ['an empty key domain', edit((b) => (b.api_keys[0].allowed_domains = ['agency.ae', ' '])), `api_keys[0].allowed_domains[1]: " " ${NOT_A_HOST}`],
   ['a key with upper-case hex', edit((b) => (b.api_keys[0].key = secret('errors-2').toUpperCase().replace('CK_', 'ck_'))), 'api_keys[0].key: must be ck_ followed by 64 lowercase hexadecimal characters'],
   // Lists of ids
   ['a tag twice', edit((b) => (b.units[0].tag_ids = [1, 2, 1])), 'units[0].tag_ids: must not contain duplicates (items 0 and 2 are equal)'],
@@ -234,6 +242,16 @@ describe.each(drivers)('bundle errors (%s)', (driver) => {
     expect(await db.selectFrom('areas').select('created_at').where('id', '=', 5).executeTakeFirstOrThrow()).toEqual({ created_at: '0050-06-30T08:00:00.000Z' });
     const [key] = await rows(db, 'SELECT status, price_vector, allowed_domains FROM api_keys WHERE id = 2');
     expect(key).toEqual({ status: 0, price_vector: 100, allowed_domains: null });
+  });
+
+  it('accepts every domain form the key CLI accepts: case, surrounding blanks and a final dot are the host\u2019s own; an empty list is no restriction', async () => {
+    const key = { id: 2, company_id: AGENCY, author_id: BROKER, name: 'Portal', key: secret('errors-2') };
+    const domains = ['WWW.Agency.AE.', ' agency.ae ', 'localhost', 'xn--mgbh0fb.example', '127.0.0.1'];
+    await run(db, { api_keys: [{ ...key, allowed_domains: domains }] });
+    expect(await rows(db, 'SELECT allowed_domains FROM api_keys WHERE id = 2')).toEqual([{ allowed_domains: domains }]);
+    expect(isOriginAllowed(domains, 'https://www.agency.ae', undefined)).toBe(true);
+    await run(db, { api_keys: [{ ...key, allowed_domains: [] }] });
+    expect(await rows(db, 'SELECT allowed_domains FROM api_keys WHERE id = 2')).toEqual([{ allowed_domains: [] }]);
   });
 
   it('carries a key\u2019s private applications setting; left out, it is the specified default (issue 20)', async () => {

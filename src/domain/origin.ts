@@ -20,6 +20,18 @@ export function normaliseDomain(domain: string): string {
   return domain.trim().toLowerCase().replace(/\.$/, '');
 }
 
+const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
+/**
+ * What is wrong with an entry of a key's domain list, or undefined: after normaliseDomain it must be a
+ * bare host (`www.agency.ae`), the only form that can ever equal a request's host. A URL, a port, a path
+ * or a wildcard would never match and lock the key out of every page. The one rule for every door that
+ * sets a domain list (the key CLI and the bundle importer).
+ */
+export function domainProblem(domain: string): string | undefined {
+  return HOST_NAME.test(normaliseDomain(domain)) ? undefined : `"${domain}" is not a domain name (give hosts only, e.g. www.agency.ae)`;
+}
+
 export function isOriginAllowed(allowedDomains: readonly string[] | null, origin: string | undefined, referer: string | undefined): boolean {
   if (!allowedDomains || allowedDomains.length === 0) return true;
   const host = requestHost(origin, referer);

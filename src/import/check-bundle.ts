@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.js';
 import { COMPANY_TYPES } from '../domain/catalogue-codes.js';
 import { hashApiKey } from '../domain/api-key.js';
 import { isIso4217Code } from '../domain/currency.js';
+import { domainProblem } from '../domain/origin.js';
 import { BundleError } from './bundle-error.js';
 import { at, records, type AnyRecord } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName, type SectionRecord } from './bundle-schema.js';
@@ -10,14 +11,15 @@ import { query } from './raw-sql.js';
 
 /*
  * The checks that need the whole bundle or the database, run in the import transaction before anything
- * is written: duplicate keys, references (to the bundle or to stored rows), company types and the
- * unique rules. Each failure names the record and field, which a constraint violation halfway through
- * a multi-row statement could not.
+ * is written: duplicate keys, currency codes, key domain lists, references (to the bundle or to stored
+ * rows), company types and the unique rules. Each failure names the record and field, which a
+ * constraint violation halfway through a multi-row statement could not.
  */
 
 export async function checkBundle(db: Kysely<DB>, bundle: Bundle): Promise<void> {
   checkDuplicateKeys(bundle);
   checkCurrencyCodes(bundle);
+  checkAllowedDomains(bundle);
   const companyTypes = await checkReferences(db, bundle);
   checkCompanyTypes(bundle, companyTypes);
   await checkApiKeySecrets(db, bundle);
@@ -51,6 +53,16 @@ const SECTION_KEYS: { [S in SectionName]: { field: string; key: (record: Section
 function checkCurrencyCodes(bundle: Bundle): void {
   records(bundle, 'currency_rates').forEach((record, index) => {
     if (!isIso4217Code(record.currency)) throw new BundleError(`${at('currency_rates', index, 'currency')}: ${record.currency} is not an ISO 4217 currency code`);
+  });
+}
+
+/** A key's domain list holds hosts, by the key CLI's rule: an entry that is no host would never match a request. */
+function checkAllowedDomains(bundle: Bundle): void {
+  records(bundle, 'api_keys').forEach((record, index) => {
+    (record.allowed_domains ?? []).forEach((domain, position) => {
+      const problem = domainProblem(domain);
+      if (problem) throw new BundleError(`${at('api_keys', index, 'allowed_domains')}[${position}]: ${problem}`);
+    });
   });
 }
 
