@@ -123,9 +123,9 @@ describe.each(drivers)('webhooks (%s)', (driver) => {
     expect(await t.db.selectFrom('webhook_unit_before').selectAll().execute()).toEqual([]);
   });
 
-  it('sends application.created to the endpoints of every key of the agency', async () => {
+  it('sends application.created to the endpoints of every key of the agency, with the offer\u2019s price in the sending key\u2019s prices', async () => {
     const { secret } = await endpoint('/apps', ['application.created']);
-    const otherKey = await t.key();
+    const otherKey = await t.key({ priceVector: -5 });
     const res = await t.app.inject({ method: 'POST', url: '/units/11/applications', headers: { 'x-api-key': otherKey }, payload: { client: { first_name: 'Jane', email: 'jane@example.ae' } } });
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
@@ -135,6 +135,9 @@ describe.each(drivers)('webhooks (%s)', (driver) => {
       type: 'application.created',
       data: { client_id: data.client.id, opportunity_id: data.opportunity.id, offer_id: data.offer.id, offer_uuid: data.offer.uuid, unit_id: 11, project_id: 1, price: data.offer.price },
     });
+    // The price is the offer's as stored (docs/integrating.md section 7), not the unit in the receiving key's prices (vector 10).
+    const ownPrice = (await t.app.inject({ url: '/units/11', headers: { 'x-api-key': keySecret } })).json().data.price as number;
+    expect(ownPrice).not.toBe(data.offer.price);
   });
 
   it('does not tell an endpoint of a key with private applications which client an application found', async () => {
