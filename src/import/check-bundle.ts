@@ -11,7 +11,7 @@ import { query } from './raw-sql.js';
 
 /*
  * The checks that need the whole bundle or the database, run in the import transaction before anything
- * is written: duplicate keys, currency codes, key domain lists, references (to the bundle or to stored
+ * is written: duplicate keys, currency codes, references (to the bundle or to stored
  * rows), company types and the unique rules. Each failure names the record and field, which a
  * constraint violation halfway through a multi-row statement could not.
  */
@@ -19,7 +19,6 @@ import { query } from './raw-sql.js';
 export async function checkBundle(db: Kysely<DB>, bundle: Bundle): Promise<void> {
   checkDuplicateKeys(bundle);
   checkCurrencyCodes(bundle);
-  checkAllowedDomains(bundle);
   const companyTypes = await checkReferences(db, bundle);
   checkCompanyTypes(bundle, companyTypes);
   await checkApiKeySecrets(db, bundle);
@@ -56,14 +55,20 @@ function checkCurrencyCodes(bundle: Bundle): void {
   });
 }
 
-/** A key's domain list holds hosts, by the key CLI's rule: an entry that is no host would never match a request. */
-function checkAllowedDomains(bundle: Bundle): void {
+/**
+ * Warnings for key domain list entries that are no host (the key CLI refuses them, domainProblem): such
+ * an entry never equals a request's host, so it locks browsers out. Warned, not refused: the import
+ * contract types the list as strings, and a bundle it allows is not turned away.
+ */
+export function keyDomainWarnings(bundle: Bundle): string[] {
+  const warnings: string[] = [];
   records(bundle, 'api_keys').forEach((record, index) => {
     (record.allowed_domains ?? []).forEach((domain, position) => {
       const problem = domainProblem(domain);
-      if (problem) throw new BundleError(`${at('api_keys', index, 'allowed_domains')}[${position}]: ${problem}`);
+      if (problem) warnings.push(`warning: ${at('api_keys', index, 'allowed_domains')}[${position}]: ${problem}; it never equals a request's host, so browser requests with this key get 403`);
     });
   });
+  return warnings;
 }
 
 /** Two records with the same key would make one upsert statement touch a row twice. */

@@ -4,7 +4,7 @@ import { importDuration } from '../metrics/instruments.js';
 import { BundleError, inSection } from './bundle-error.js';
 import { SECTIONS, type SectionName } from './bundle-schema.js';
 import { projectCurrenciesWithoutRate } from '../queries/currency-rates.js';
-import { checkBundle } from './check-bundle.js';
+import { checkBundle, keyDomainWarnings } from './check-bundle.js';
 import type { RelinkStrategy } from './facility-links.js';
 import { recordCatalogueEvents } from '../queries/webhook-events.js';
 import { relinkAndTouch } from './relink-and-touch.js';
@@ -74,6 +74,7 @@ async function importAndVacuum(db: Kysely<DB>, bundle: unknown, options: ImportO
       ),
     );
     if (options.onWarning) {
+      for (const line of keyDomainWarnings(valid)) options.onWarning(line);
       const unrated = await projectCurrenciesWithoutRate(trx);
       if (unrated.length > 0) options.onWarning(unratedWarning(unrated));
     }
