@@ -206,6 +206,72 @@ describe.skipIf(!HAS_CHROMIUM)(`agency site map page in headless Chromium (needs
     });
   }
 
+  for (const width of WIDTHS) {
+    it(`at ${width} px: with a bedrooms filter the list and the markers show the matching units\u2019 lowest price (the API\u2019s match), not the project\u2019s cheapest unit of any size`, async () => {
+      const page = await open(width, '/map?bedrooms=2');
+      await nextLoad(page, '#map', 0);
+      type Match = { units: number; price_from: number | null };
+      type Item = { id: number; name: string; price_from: number | null; match: Match };
+      // The site shows every price in AED (its display currency), and asks `match: true` for a unit-level filter.
+      const all = await api<{ total: number; items: Item[] }>('/projects?bedrooms=2&currency=AED&match=true&limit=100');
+      const byId = new Map(all.items.map((item) => [item.id, item]));
+      const aed = (amount: number) => new Intl.NumberFormat('en-AE', { style: 'currency', currency: 'AED', maximumFractionDigits: 0 }).format(amount);
+      const units = (count: number) => `${count} unit${count === 1 ? '' : 's'}`;
+      const words = (match: Match) => `${match.price_from === null ? '2-bed: price on request' : `2-bed from ${aed(match.price_from)}`} · ${units(match.units)}`;
+
+      // The list: each project's matching units (the API's match.price_from), as the search page's cards say it.
+      const listed = await page.locator('.map-items li').evaluateAll((items) =>
+        items.map((item) => ({
+          id: Number((item as HTMLElement).dataset.projectId),
+          matchPriceFrom: (item as HTMLElement).dataset.matchPriceFrom,
+          price: item.querySelector('.price')?.textContent,
+          units: item.querySelector('.units')?.textContent,
+        })),
+      );
+      expect(listed.map((item) => item.id)).toEqual(all.items.map((item) => item.id));
+      let cheaperElsewhere = 0;
+      for (const [i, item] of all.items.entries()) {
+        expect(listed[i].price).toBe(item.match.price_from === null ? '2-bed: price on request' : `2-bed from ${aed(item.match.price_from)}`);
+        expect(listed[i].matchPriceFrom).toBe(String(item.match.price_from ?? ''));
+        expect(listed[i].units).toBe(units(item.match.units));
+        // The project's cheapest unit of any size (a studio) is not what the list shows.
+        if (item.price_from !== null && item.match.price_from !== null && aed(item.price_from) !== aed(item.match.price_from)) {
+          cheaperElsewhere++;
+          expect(listed[i].price).not.toContain(aed(item.price_from));
+        }
+      }
+      expect(cheaperElsewhere).toBeGreaterThan(0);
+
+      // The markers: together they hold every matching unit in the viewport, and the lowest price they
+      // show is the lowest match.price_from there (the API's, for the same filters and viewport).
+      const { bbox } = await mapState(page);
+      const inView = await api<{ total: number; items: Item[] }>(`/projects?bedrooms=2&currency=AED&match=true&bbox=${bbox}&limit=100`);
+      expect(inView.total).toBeLessThanOrEqual(100);
+      const titles = async () => page.locator('.marker [data-count]').evaluateAll((markers) => markers.map((marker) => (marker as HTMLElement).title));
+      const shown = await titles();
+      const unitsOf = (title: string) => Number(/· (\d+) units?$/.exec(title)?.[1]);
+      const amountOf = (title: string) => Number(/ from AED\s?([\d,]+) ·/.exec(title)?.[1]?.replaceAll(',', '') ?? Infinity);
+      expect(shown.every((title) => / · \d+ units?$/.test(title))).toBe(true);
+      expect(shown.reduce((sum, title) => sum + unitsOf(title), 0)).toBe(inView.items.reduce((sum, item) => sum + item.match.units, 0));
+      expect(Math.min(...shown.map(amountOf))).toBe(Math.min(...inView.items.map((item) => item.match.price_from ?? Infinity)));
+      await shot(page, '7-bedrooms', width);
+
+      // Zoomed in to single projects: each one's marker has its own match, in the list's words.
+      for (let i = 0; i < 8 && (await page.locator('.marker a.pin').count()) < 3 && (await counts(page))[0] > 1; i++) await zoomIntoLargest(page);
+      const pins = await page.locator('.marker a.pin').evaluateAll((links) => links.map((link) => ({ id: Number((link as HTMLElement).dataset.projectId), title: (link as HTMLElement).title, name: link.textContent ?? '' })));
+      expect(pins.length).toBeGreaterThan(0);
+      for (const pin of pins) {
+        const item = byId.get(pin.id)!;
+        expect(pin.title).toBe(`${item.name}, ${words(item.match)}`);
+        // Its name (what a screen reader says) starts with the project and says the price it shows.
+        expect(pin.name).toContain(`${item.name}, 2-bed`);
+      }
+      await shot(page, '8-bedrooms-zoomed', width);
+      expect(offsite).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+  }
+
   it('a cluster of one is a link to its project, with its name and lowest price', async () => {
     const page = await open(1366, '/map');
     await nextLoad(page, '#map', 0);

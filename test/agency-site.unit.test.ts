@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { html, htmlText } from '../examples/agency-site/src/html.js';
 import { boxAround, parseBox, parsePolygon } from '../examples/agency-site/src/map-geometry.js';
 import { clipRing } from '../examples/agency-site/src/map-land.js';
-import { mergeCloseClusters, readMapArea } from '../examples/agency-site/src/map-search.js';
+import { mapClusters, mapResults, mergeCloseClusters, readMapArea } from '../examples/agency-site/src/map-search.js';
 import { UNIT_STATUS } from '../examples/agency-site/src/format.js';
 import { mapList } from '../examples/agency-site/src/pages/map.js';
 import { projectPage } from '../examples/agency-site/src/pages/project.js';
 import { searchPage } from '../examples/agency-site/src/pages/search.js';
 import { lastPage, projectsQuery, readSearchForm, searchHref, searchProblems, SORT_LABELS } from '../examples/agency-site/src/search-form.js';
-import type { Area, Developer, Project, ProjectClusters, ProjectsPage } from '../sdk/src/index.js';
+import type { Area, CatalogueClient, Developer, Project, ProjectClusters, ProjectsPage } from '../sdk/src/index.js';
 
 /* The example site's pure parts: what it asks the API for, what it escapes, how it shows facets. */
 
@@ -163,7 +163,7 @@ describe('rendering', () => {
     const card = cardOf('', item({ price_from: null, size_from: null }));
     expect(card).toContain('<div class="price">Price on request</div>');
     expect(card).not.toContain('From');
-    expect(htmlText(mapList({ form: { currency: 'AED' }, area: null, page: { total: 1, items: [item({ price_from: null })] } }))).toContain('<span class="price">Price on request</span>');
+    expect(htmlText(mapList({ form: readSearchForm(new URLSearchParams()), area: null, page: { total: 1, items: [item({ price_from: null })] } }))).toContain('<span class="price">Price on request</span>');
   });
 
   it('shows a refused search in the form\u2019s words, the control marked and pointing to its problem', () => {
@@ -229,12 +229,53 @@ describe('the map page', () => {
 
   it('lists the projects of the area with the total, saying which area and when only the first ones are shown', () => {
     const item = { id: 7, name: 'Marina <Walk>', price_from: 1_250_000, currency: 'AED', company: { id: 1, name: 'Emaar' } } as unknown as ProjectsPage['items'][number];
-    const text = htmlText(mapList({ form: { currency: 'AED' }, area: { bbox: '55.1,25,55.2,25.1' }, page: { total: 140, items: Array.from({ length: 100 }, () => item) } as ProjectsPage }));
+    const text = htmlText(mapList({ form: readSearchForm(new URLSearchParams()), area: { bbox: '55.1,25,55.2,25.1' }, page: { total: 140, items: Array.from({ length: 100 }, () => item) } as ProjectsPage }));
     expect(text).toContain('140 projects in the searched area, the first 100 shown');
     expect(text).toContain('data-area="bbox" data-area-value="55.1,25,55.2,25.1"');
     expect(text).toContain('<a href="/projects/7">Marina &lt;Walk&gt;</a>');
     expect(text).toContain('From AED');
-    expect(htmlText(mapList({ form: { currency: 'AED' }, area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
+    expect(htmlText(mapList({ form: readSearchForm(new URLSearchParams()), area: { polygon: '55,25,56,25,55.5,26' }, page: { total: 0, items: [] } as unknown as ProjectsPage }))).toContain('No project matches these filters in the drawn area.');
+  });
+
+  it('with a unit-level filter lists the matching units\u2019 lowest price and count, in the search page\u2019s words (not the project\u2019s cheapest unit of any size)', () => {
+    const item = (match: ProjectsPage['items'][number]['match']) =>
+      ({ id: 7, name: 'Marina Walk', price_from: 350_000, currency: 'AED', company: { id: 1, name: 'Emaar' }, match }) as unknown as ProjectsPage['items'][number];
+    const list = (query: string, ...items: ProjectsPage['items']) => htmlText(mapList({ form: readSearchForm(new URLSearchParams(query)), area: null, page: { total: items.length, items } as ProjectsPage }));
+    const text = list('bedrooms=2', item({ units: 4, price_from: 1_103_560, size_from: 74.5 }));
+    expect(text).toContain('<span class="price">2-bed from AED\u00a01,103,560</span><span class="units">4 units</span>');
+    expect(text).toContain('class="matched" data-project-id="7" data-price-from="350000" data-match-price-from="1103560" data-match-units="4"');
+    expect(text).not.toContain('350,000');
+    expect(list('price_max=2000000', item({ units: 1, price_from: 1_103_560, size_from: 74.5 }))).toContain('Matching units from AED\u00a01,103,560</span><span class="units">1 unit</span>');
+    // All the matching units price on request: said so, as on the search page.
+    expect(list('bedrooms=0&bedrooms=1', item({ units: 2, price_from: null, size_from: 40 }))).toContain('<span class="price">Studio or 1-bed: price on request</span><span class="units">2 units</span>');
+    // Without a unit-level filter the project's own price, whatever the answer carries.
+    const own = list('developer=1', item({ units: 9, price_from: 350_000, size_from: 30 }));
+    expect(own).toContain('<span class="price">From AED\u00a0350,000</span></li>');
+    expect(own).not.toContain('units');
+  });
+
+  it('asks the API what matched (match: true) for the list and the markers only with a unit-level filter', async () => {
+    const asked: Record<string, unknown>[] = [];
+    const page = { total: 0, items: [] } as unknown as ProjectsPage;
+    const client = {
+      listProjects: async (query: Record<string, unknown>) => (asked.push({ via: 'listProjects', ...query }), page),
+      searchProjects: async (query: Record<string, unknown>) => (asked.push({ via: 'searchProjects', ...query }), page),
+      listProjectClusters: async (query: Record<string, unknown>) => (asked.push({ via: 'listProjectClusters', ...query }), { total: 0, zoom: 12, grid_zoom: 12, clusters: [] }),
+    } as unknown as CatalogueClient;
+    const form = (query: string) => readSearchForm(new URLSearchParams(query));
+    const triangle = { polygon: '55,25,56,25,55.5,26' };
+    for (const query of ['bedrooms=2', 'price_min=500000', 'price_max=3000000']) {
+      asked.length = 0;
+      await mapResults(client, form(query), null);
+      await mapResults(client, form(query), triangle);
+      await mapClusters(client, form(query), triangle, '55,25,56,26', 12);
+      expect(asked.map(({ via, match }) => [via, match])).toEqual([['listProjects', true], ['searchProjects', true], ['listProjectClusters', true]]);
+    }
+    asked.length = 0;
+    await mapResults(client, form('developer=4&near_metro=on&sort=price_from'), { bbox: '55,25,56,26' });
+    await mapClusters(client, form('developer=4'), null, '55,25,56,26', 12);
+    expect(asked).toHaveLength(2);
+    for (const query of asked) expect(query).not.toHaveProperty('match');
   });
 
   it('cuts the background\u2019s land to the region (Sutherland\u2013Hodgman): inside kept, outside dropped, crossings on the edge', () => {
@@ -257,6 +298,7 @@ describe('the map page', () => {
   });
 
   type Cluster = ProjectClusters['clusters'][number];
+  type Match = NonNullable<Cluster['match']>;
   const cluster = (lat: number, lng: number, count: number, price: number | null, id = 0): Cluster => ({
     tile: `${lat}/${lng}`,
     count,
@@ -266,6 +308,8 @@ describe('the map page', () => {
     currency: price === null ? null : 'AED',
     project: count === 1 ? ({ id, name: `Project ${id}`, logo: null } as Cluster['project']) : null,
   });
+  /** The cluster as `match: true` answers it. */
+  const matched = (c: Cluster, match: Match): Cluster => ({ ...c, match });
 
   it('draws clusters that would overlap on screen as one marker: counts added, weighted centroid, bounds joined, lower price', () => {
     // At zoom 12 a degree of longitude is 2,913 px: 0.001 apart is 3 px, 0.03 apart 87 px.
@@ -278,14 +322,62 @@ describe('the map page', () => {
     expect(mergeCloseClusters([cluster(25.1, 55.1, 3, 900_000), cluster(25.1, 55.101, 1, 700_000, 5)], 17)).toHaveLength(2);
   });
 
-  it('keeps every project of the API\u2019s clusters when merging (property: counts, lowest price, joined bounds)', () => {
+  it('merges the matching units of clusters drawn as one (match: true): units added, the lower match price, the smaller size', () => {
+    // The cheaper project (its studio) is not the cheaper match (2-bed): the marker takes each on its own.
+    const [merged] = mergeCloseClusters(
+      [matched(cluster(25.1, 55.1, 3, 900_000), { units: 5, price_from: 1_300_000, currency: 'AED', size_from: 80 }), matched(cluster(25.1, 55.101, 1, 700_000, 5), { units: 2, price_from: 1_500_000, currency: 'AED', size_from: 70 })],
+      12,
+    );
+    expect(merged).toMatchObject({ count: 4, price_from: 700_000, match: { units: 7, price_from: 1_300_000, currency: 'AED', size_from: 70 } });
+    // A cluster whose matching units all price on request never hides a price; two of them merge to none.
+    const [priced] = mergeCloseClusters([matched(cluster(25.1, 55.1, 3, 900_000), { units: 1, price_from: null, currency: null, size_from: null }), matched(cluster(25.1, 55.101, 1, 700_000, 5), { units: 2, price_from: 1_500_000, currency: 'AED', size_from: null })], 12);
+    expect(priced.match).toEqual({ units: 3, price_from: 1_500_000, currency: 'AED', size_from: null });
+    const [unpriced] = mergeCloseClusters([matched(cluster(25.1, 55.1, 3, 900_000), { units: 1, price_from: null, currency: null, size_from: 50 }), matched(cluster(25.1, 55.101, 1, null, 5), { units: 2, price_from: null, currency: null, size_from: 45 })], 12);
+    expect(unpriced.match).toEqual({ units: 3, price_from: null, currency: null, size_from: 45 });
+    // Without match: none made up.
+    expect(mergeCloseClusters([cluster(25.1, 55.1, 3, 900_000), cluster(25.1, 55.101, 1, 700_000, 5)], 12)[0].match).toBeUndefined();
+  });
+
+  it('shows the matching units\u2019 lowest price on the markers with a unit-level filter, in the search page\u2019s words', async () => {
+    const clusters = [
+      matched(cluster(25.1, 55.1, 3, 900_000), { units: 37, price_from: 1_103_560, currency: 'AED', size_from: 61.2 }),
+      matched(cluster(25.3, 55.4, 1, 400_000, 5), { units: 3, price_from: null, currency: null, size_from: 70 }),
+    ];
+    const client = { listProjectClusters: async () => ({ total: 4, zoom: 12, grid_zoom: 12, clusters }) } as unknown as CatalogueClient;
+    const markers = async (query: string) => {
+      const answer = await mapClusters(client, readSearchForm(new URLSearchParams(query)), null, '55,25,56,26', 12);
+      if ('error' in answer) throw new Error(answer.error);
+      return answer.markers.map(({ count, price, words }) => ({ count, price, words }));
+    };
+    expect(await markers('bedrooms=2')).toEqual([
+      { count: 3, price: 'AED 1.1M', words: { short: '2-bed from AED 1.1M · 37 units', full: '2-bed from AED\u00a01,103,560 · 37 units' } },
+      { count: 1, price: null, words: { short: '2-bed: price on request · 3 units', full: '2-bed: price on request · 3 units' } },
+    ]);
+    // Without a unit-level filter: the projects' own lowest price, as before.
+    expect(await markers('')).toEqual([
+      { count: 3, price: 'AED 900K', words: { short: 'from AED 900K', full: 'from AED\u00a0900,000' } },
+      { count: 1, price: 'AED 400K', words: { short: 'from AED 400K', full: 'from AED\u00a0400,000' } },
+    ]);
+  });
+
+  it('keeps every project of the API\u2019s clusters when merging (property: counts, lowest price, joined bounds, matching units)', () => {
+    const price = fc.option(fc.integer({ min: 100_000, max: 9_000_000 }));
     const clusters = fc.array(
-      fc.record({ lat: fc.double({ min: 24.9, max: 25.3, noNaN: true }), lng: fc.double({ min: 55, max: 55.4, noNaN: true }), count: fc.integer({ min: 1, max: 50 }), price: fc.option(fc.integer({ min: 100_000, max: 9_000_000 })) }),
+      fc.record({
+        lat: fc.double({ min: 24.9, max: 25.3, noNaN: true }),
+        lng: fc.double({ min: 55, max: 55.4, noNaN: true }),
+        count: fc.integer({ min: 1, max: 50 }),
+        price,
+        match: fc.record({ units: fc.integer({ min: 0, max: 200 }), price }),
+      }),
       { maxLength: 40 },
     );
     fc.assert(
-      fc.property(clusters, fc.integer({ min: 4, max: 18 }), (drawn, zoom) => {
-        const input = drawn.map(({ lat, lng, count, price }, i) => cluster(lat, lng, count, price, i));
+      fc.property(clusters, fc.integer({ min: 4, max: 18 }), fc.boolean(), (drawn, zoom, asked) => {
+        const input = drawn.map(({ lat, lng, count, price, match }, i): Cluster => ({
+          ...cluster(lat, lng, count, price, i),
+          ...(asked && { match: { units: match.units, price_from: match.price, currency: match.price === null ? null : 'AED', size_from: null } }),
+        }));
         const output = mergeCloseClusters(input, zoom);
         const sum = (list: Cluster[]) => list.reduce((total, { count }) => total + count, 0);
         const lowest = (list: Cluster[]) => Math.min(...list.map(({ price_from }) => price_from ?? Infinity));
@@ -297,6 +389,12 @@ describe('the map page', () => {
         expect(edges(output)).toEqual(edges(input));
         // A marker that stands for one project still names it; a merged one names none.
         for (const marker of output) expect(marker.project === null).toBe(marker.count > 1 || input.every((c) => c.tile !== marker.tile || c.project === null));
+        // With match: every matching unit counted once, the lowest matching price kept; without, none made up.
+        const units = (list: Cluster[]) => list.reduce((total, { match }) => total + (match?.units ?? 0), 0);
+        const lowestMatch = (list: Cluster[]) => Math.min(...list.map(({ match }) => match?.price_from ?? Infinity));
+        expect(units(output)).toBe(units(input));
+        expect(lowestMatch(output)).toBe(lowestMatch(input));
+        for (const marker of output) expect(marker.match === undefined).toBe(!asked);
       }),
     );
   });

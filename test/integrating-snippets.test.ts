@@ -77,8 +77,12 @@ describe.each(drivers)('docs/snippets against the service (%s)', (driver) => {
     expect(map.total).toBe(direct.total);
     expect(map.total).toBeGreaterThan(0);
     expect(map.markers.length).toBeGreaterThan(1);
-    const clusters = (await api('/projects/clusters?bbox=54.9,24.8,55.6,25.4&bedrooms=1,2&zoom=12')).body.data;
-    expect(map.markers.map((marker) => marker.label)).toEqual(clusters.clusters.map((c: { count: number; project: { name: string } | null }) => c.project?.name ?? String(c.count)));
+    type Cluster = { count: number; price_from: number | null; project: { name: string } | null; match: { price_from: number | null } };
+    const clusters: Cluster[] = (await api('/projects/clusters?bbox=54.9,24.8,55.6,25.4&bedrooms=1,2&zoom=12&match=true')).body.data.clusters;
+    expect(map.markers.map((marker) => marker.label)).toEqual(clusters.map((c) => c.project?.name ?? String(c.count)));
+    // The price of a marker is that of its 1- and 2-bed units, not of the cheapest unit of any size.
+    expect(map.markers.map((marker) => marker.priceFrom)).toEqual(clusters.map((c) => c.match.price_from));
+    expect(clusters.some((c) => c.match.price_from !== c.price_from)).toBe(true);
     const ring = [[55.1, 25.0], [55.35, 25.0], [55.35, 25.25], [55.1, 25.25], [55.1, 25.0]];
     const drawn = await projectsInDrawnArea(catalogue, { type: 'Polygon', coordinates: [ring] });
     const get = (await api(`/projects?polygon=${ring.flat().join(',')}&sort=price_from&limit=20`)).body.data;

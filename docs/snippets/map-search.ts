@@ -8,14 +8,17 @@ export async function mapMarkers(catalogue: CatalogueClient, view: Viewport, map
     bbox: `${view.west},${view.south},${view.east},${view.north}`, // GeoJSON order: lng before lat
     zoom: Math.min(22, Math.round(mapZoom) + 2), // two levels finer than the map: clusters ~64 px apart
     bedrooms: bedrooms.join(',') || undefined,
+    match: bedrooms.length > 0 || undefined, // each cluster's `match`: what its matching units cost
   });
   return {
     total, // the same total as the list of GET /projects with these filters
-    markers: clusters.map((cluster) =>
-      cluster.project
-        ? { kind: 'project' as const, id: cluster.project.id, label: cluster.project.name, at: cluster.centroid, priceFrom: cluster.price_from }
-        : { kind: 'cluster' as const, label: String(cluster.count), at: cluster.centroid, zoomTo: cluster.bounds, priceFrom: cluster.price_from },
-    ),
+    markers: clusters.map((cluster) => {
+      // With bedrooms, the cheapest matching unit (null: all on request), not the cheapest unit of any size.
+      const priceFrom = cluster.match ? cluster.match.price_from : cluster.price_from;
+      return cluster.project
+        ? { kind: 'project' as const, id: cluster.project.id, label: cluster.project.name, at: cluster.centroid, priceFrom }
+        : { kind: 'cluster' as const, label: String(cluster.count), at: cluster.centroid, zoomTo: cluster.bounds, priceFrom };
+    }),
   };
 }
 

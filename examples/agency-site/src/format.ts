@@ -21,6 +21,11 @@ export function priceFrom(amount: number | null | undefined, currency: string): 
   return amount === null || amount === undefined ? 'Price on request' : `From ${money(amount, currency)}`;
 }
 
+/** "1 unit", "4 units". */
+export function unitCount(count: number): string {
+  return `${count} unit${count === 1 ? '' : 's'}`;
+}
+
 export function bedrooms(count: number): string {
   return count === 0 ? 'Studio' : count >= 5 ? '5+ bedrooms' : `${count} bedroom${count === 1 ? '' : 's'}`;
 }

@@ -1,8 +1,8 @@
 import type { CatalogueClient, ProjectClusters, ProjectsPage } from '@catalogue-api/sdk';
-import { money, moneyShort } from './format.js';
+import { money, moneyShort, unitCount } from './format.js';
 import { boxAround, parseBox, parsePolygon } from './map-geometry.js';
-import type { Box, MapClusters, MapPageState, MapPlace } from './map-types.js';
-import { searchFilters, type SearchForm } from './search-form.js';
+import type { Box, MapClusters, MapMarker, MapPageState, MapPlace } from './map-types.js';
+import { hasUnitFilters, matchPrice, searchFilters, type SearchFilters, type SearchForm } from './search-form.js';
 
 /*
  * The map page's searches: the list of projects in an area (a viewport or a drawn shape), the
@@ -25,9 +25,18 @@ export function readMapArea(params: URLSearchParams): MapArea {
   return null;
 }
 
+/**
+ * The filters of the map's searches: the form's, and `match: true` with a unit-level filter (bedrooms, a
+ * price bound), so the list and the markers show the matching units' lowest price, as the search page's
+ * cards do (the cheapest 2-bed, not the project's cheapest studio).
+ */
+function mapFilters(form: SearchForm): SearchFilters {
+  return { ...searchFilters(form), ...(hasUnitFilters(form) && { match: true }) };
+}
+
 /** The matching projects in the area, in the form's order. A drawn shape goes in the body of POST /projects/search: no URL limit. */
 export function mapResults(client: CatalogueClient, form: SearchForm, area: MapArea): Promise<ProjectsPage> {
-  const query = { ...searchFilters(form), ...(form.sort !== '' && { sort: form.sort }), limit: MAP_LIST_LIMIT };
+  const query = { ...mapFilters(form), ...(form.sort !== '' && { sort: form.sort }), limit: MAP_LIST_LIMIT };
   if (area && 'polygon' in area) return client.searchProjects({ ...query, polygon: area.polygon });
   return client.listProjects({ ...query, ...area });
 }
@@ -44,18 +53,27 @@ function worldPixel(lat: number, lng: number, zoom: number): [number, number] {
   return [((lng + 180) / 360) * size, (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size];
 }
 
-/** The lower price of two clusters (the site asks for one currency, so both are in it), as the API compares them. */
-function lowerPrice(a: Cluster, b: Cluster): Pick<Cluster, 'price_from' | 'currency'> {
-  if (b.price_from === null || (a.price_from !== null && a.currency === b.currency && a.price_from <= b.price_from)) return a;
-  if (a.price_from === null || a.currency === b.currency) return b;
-  return a;
+type Price = Pick<Cluster, 'price_from' | 'currency'>;
+
+/** The lower of two prices, a cluster's or its `match`'s (the site asks for one currency, so both are in it), as the API compares them. */
+function lowerPrice(a: Price, b: Price): Price {
+  const lower = b.price_from === null || (a.price_from !== null && (a.currency !== b.currency || a.price_from <= b.price_from)) ? a : b;
+  return { price_from: lower.price_from, currency: lower.currency };
+}
+
+/** The `match` of two clusters drawn as one (asked with `match: true`): units added, the lower price, the smaller size. */
+function mergeMatch(a: Cluster['match'], b: Cluster['match']): Cluster['match'] {
+  if (!a || !b) return undefined;
+  const sizes = [a.size_from, b.size_from].filter((size) => size !== null);
+  return { units: a.units + b.units, ...lowerPrice(a, b), size_from: sizes.length === 0 ? null : Math.min(...sizes) };
 }
 
 /**
  * The API's clusters are grid cells, and two centroids either side of a cell edge can land on each
  * other: such neighbours (closer than `spacing` pixels at `zoom`, largest first) become one marker with
- * the sum of their counts, the weighted centroid, the union of their bounds and the lower price. The
- * counts still add up to the total.
+ * the sum of their counts, the weighted centroid, the union of their bounds and the lower price; with
+ * `match` (`match: true`), the sum of its units, its lower price and its smaller size. The counts still
+ * add up to the total.
  */
 export function mergeCloseClusters(clusters: Cluster[], zoom: number, spacing = MARKER_SPACING_PX): Cluster[] {
   const merged: { cluster: Cluster; at: [number, number] }[] = [];
@@ -78,10 +96,28 @@ export function mergeCloseClusters(clusters: Cluster[], zoom: number, spacing = 
       east: Math.max(kept.bounds.east, cluster.bounds.east),
       north: Math.max(kept.bounds.north, cluster.bounds.north),
     };
-    near.cluster = { ...kept, ...lowerPrice(kept, cluster), count, centroid, bounds, project: null };
+    near.cluster = { ...kept, ...lowerPrice(kept, cluster), count, centroid, bounds, project: null, match: mergeMatch(kept.match, cluster.match) };
     near.at = worldPixel(centroid.lat, centroid.lng, zoom);
   }
   return merged.map(({ cluster }) => cluster);
+}
+
+/**
+ * A marker's price: the cluster's lowest; with a unit-level filter its matching units' lowest, in the
+ * search page's words ("2-bed from AED 1.1M · 37 units", "2-bed: price on request · 3 units").
+ */
+function markerPrice(cluster: Cluster, form: SearchForm): Pick<MapMarker, 'price' | 'words'> {
+  const { match } = cluster;
+  if (match && hasUnitFilters(form)) {
+    const { price_from: amount, currency } = match;
+    const units = unitCount(match.units);
+    return {
+      price: amount === null || currency === null ? null : moneyShort(amount, currency),
+      words: { short: `${matchPrice(form, amount, currency, moneyShort)} · ${units}`, full: `${matchPrice(form, amount, currency)} · ${units}` },
+    };
+  }
+  if (cluster.price_from === null || cluster.currency === null) return { price: null, words: null };
+  return { price: moneyShort(cluster.price_from, cluster.currency), words: { short: `from ${moneyShort(cluster.price_from, cluster.currency)}`, full: `from ${money(cluster.price_from, cluster.currency)}` } };
 }
 
 /**
@@ -91,7 +127,7 @@ export function mergeCloseClusters(clusters: Cluster[], zoom: number, spacing = 
 export async function mapClusters(client: CatalogueClient, form: SearchForm, area: MapArea, bbox: string, mapZoom: number): Promise<MapClusters> {
   const polygon = area && 'polygon' in area ? area.polygon : undefined;
   const zoom = Math.min(22, Math.max(0, Math.round(mapZoom)));
-  const { total, clusters } = await client.listProjectClusters({ ...searchFilters(form), ...(polygon && { polygon }), bbox, zoom });
+  const { total, clusters } = await client.listProjectClusters({ ...mapFilters(form), ...(polygon && { polygon }), bbox, zoom });
   return {
     total,
     markers: mergeCloseClusters(clusters, zoom).map((cluster) => ({
@@ -99,7 +135,7 @@ export async function mapClusters(client: CatalogueClient, form: SearchForm, are
       lat: cluster.centroid.lat,
       lng: cluster.centroid.lng,
       bounds: [cluster.bounds.west, cluster.bounds.south, cluster.bounds.east, cluster.bounds.north],
-      price: cluster.price_from === null || cluster.currency === null ? null : { short: moneyShort(cluster.price_from, cluster.currency), full: money(cluster.price_from, cluster.currency) },
+      ...markerPrice(cluster, form),
       project: cluster.project && { id: cluster.project.id, name: cluster.project.name, href: `/projects/${cluster.project.id}` },
     })),
   };

@@ -14,8 +14,18 @@ export interface MapMarker {
   lng: number;
   /** Where a click on a cluster zooms to. */
   bounds: Box;
-  /** The lowest price of its projects, short (`AED 1.2M`) for the marker and in full for its label; null when none is priced. */
-  price: { short: string; full: string } | null;
+  /**
+   * The lowest price of its projects, short (`AED 1.2M`), shown on the marker; with a unit-level filter
+   * (bedrooms, a price bound), the lowest of their matching units. null when there is none.
+   */
+  price: string | null;
+  /**
+   * That price in the search page's words, after the marker's count or project name: `short` in its
+   * accessible name (which holds the price shown), `full` in its tooltip. "from AED 1.2M"; with a
+   * unit-level filter "2-bed from AED 1.1M · 37 units", or "2-bed: price on request · 3 units" when
+   * none of the matching units has a price. null when there is nothing to say.
+   */
+  words: { short: string; full: string } | null;
   /** A cluster of one: its project. */
   project: { id: number; name: string; href: string } | null;
 }

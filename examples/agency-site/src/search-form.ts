@@ -1,4 +1,5 @@
 import type { FieldError, ProjectsPage, ProjectsQuery } from '@catalogue-api/sdk';
+import { money } from './format.js';
 
 /** What the visitor chose on the search page, as read from the page's query string. */
 export interface SearchForm {
@@ -121,6 +122,16 @@ export function matchName(form: SearchForm): string {
   const names = form.bedrooms.map((value) => (value === '0' ? 'Studio' : value === '5' ? '5+ bed' : `${value}-bed`));
   if (names.length === 0) return 'Matching units';
   return names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`;
+}
+
+/**
+ * The matching units' lowest price (`match.price_from`) as the search page's cards and the map page say
+ * it: "2-bed from AED 1,103,560"; "2-bed: price on request" when none of them has a price. `format`
+ * writes the amount (`moneyShort` for a map marker).
+ */
+export function matchPrice(form: SearchForm, amount: number | null, currency: string | null, format: (amount: number, currency: string) => string = money): string {
+  const what = matchName(form);
+  return amount === null || currency === null ? `${what}: price on request` : `${what} from ${format(amount, currency)}`;
 }
 
 /** A search problem in the form's words; `field` names the form control it is about (for aria-describedby), when there is one. */

@@ -153,33 +153,40 @@ async function setArea(area: MapPageState['area']): Promise<void> {
 const markers = L.layerGroup().addTo(map);
 let clustersRequest: AbortController | undefined;
 
-/** A piece of a marker's text: shown, or read out only (the accessible name starts with what is shown, as it must). */
-function text(content: string, tag: 'span' | 'strong' = 'span', readOnly = false): HTMLElement {
+/** A piece of a marker's text: read out only, or shown only (the price in short, which its name holds in its words). */
+function text(content: string, tag: 'span' | 'strong' = 'span', show: 'read' | 'see' | 'both' = 'both'): HTMLElement {
   const element = document.createElement(tag);
   element.textContent = content;
-  if (readOnly) element.className = 'visually-hidden';
+  if (show === 'read') element.className = 'visually-hidden';
+  if (show === 'see') element.setAttribute('aria-hidden', 'true');
   return element;
 }
 
+/**
+ * A marker's name starts with what it shows (its count, or its project's name when it shows no price)
+ * and says its price in the site's words (`words`: "from AED 1.2M", "2-bed from AED 1.1M · 4 units");
+ * its tooltip has the price in full.
+ */
 function icon(marker: MapMarker): L.DivIcon {
+  const { price, words } = marker;
   if (marker.project) {
+    const { name } = marker.project;
     const link = document.createElement('a');
     link.className = 'pin';
     link.href = marker.project.href;
-    link.title = marker.price ? `${marker.project.name}, from ${marker.price.full}` : marker.project.name;
+    link.title = words ? `${name}, ${words.full}` : name;
     Object.assign(link.dataset, { projectId: String(marker.project.id), count: '1' });
-    if (marker.price) link.append(text(`${marker.project.name}, from `, 'span', true), text(marker.price.short));
-    else link.append(text(marker.project.name));
+    if (price) link.append(text(words ? `${name}, ${words.short}` : name, 'span', 'read'), text(price, 'span', 'see'));
+    else link.append(text(name), ...(words ? [text(`, ${words.short}`, 'span', 'read')] : []));
     return L.divIcon({ html: link, className: 'marker', iconSize: undefined });
   }
   const button = document.createElement('button');
   button.type = 'button';
   button.className = `cluster size-${marker.count < 10 ? 's' : marker.count < 100 ? 'm' : 'l'}`;
   button.dataset.count = String(marker.count);
-  button.title = marker.price ? `${marker.count} projects from ${marker.price.full}` : `${marker.count} projects`;
-  button.append(text(String(marker.count), 'strong'), text(' projects', 'span', true));
-  if (marker.price) button.append(text(' from ', 'span', true), text(marker.price.short));
-  button.append(text(': zoom in', 'span', true));
+  button.title = words ? `${marker.count} projects, ${words.full}` : `${marker.count} projects`;
+  button.append(text(String(marker.count), 'strong'), text(` projects${words ? `, ${words.short}` : ''}: zoom in`, 'span', 'read'));
+  if (price) button.append(text(price, 'span', 'see'));
   return L.divIcon({ html: button, className: 'marker', iconSize: undefined });
 }
 

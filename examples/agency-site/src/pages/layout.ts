@@ -71,6 +71,7 @@ button.secondary{background:#fff;color:#9b3d2e;box-shadow:inset 0 0 0 1px #9b3d2
 .map-results{background:#fff;border-radius:10px;padding:4px 16px 8px;box-shadow:0 1px 3px #0002}.map-list h2{font-size:16px;margin:10px 0 6px}
 .map-items{list-style:none;margin:0;padding:0}.map-items li{display:grid;grid-template-columns:minmax(0,1fr) auto;gap:0 10px;padding:8px 0;border-top:1px solid #eee}
 .map-items a{font-weight:600}.map-items .muted{grid-column:1}.map-items .price{grid-column:2;grid-row:1/span 2;align-self:center;font-weight:700;color:#9b3d2e;white-space:nowrap;font-size:14px}
+.map-items .matched .price{grid-column:1;grid-row:3;white-space:normal}.map-items .units{grid-column:2;grid-row:3;align-self:center;color:#5b5b5b;font-size:13px;white-space:nowrap}
 @media (min-width:900px){.map-layout{grid-template-columns:minmax(0,1fr) 340px}.map-results{margin-top:48px;max-height:560px;overflow:auto}}
 .leaflet-div-icon.marker,.leaflet-div-icon.place-label,.leaflet-div-icon.city-label{background:none;border:0}
 .marker .cluster,.marker .pin,.place-label span,.city-label span{position:absolute;transform:translate(-50%,-50%);white-space:nowrap}

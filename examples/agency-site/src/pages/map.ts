@@ -1,16 +1,16 @@
-import type { Developer, ProjectsPage } from '@catalogue-api/sdk';
-import { priceFrom } from '../format.js';
+import type { Developer, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
+import { priceFrom, unitCount } from '../format.js';
 import { html, type Html } from '../html.js';
 import type { MapArea } from '../map-search.js';
 import { MAP_LIST_LIMIT } from '../map-search.js';
 import type { MapPageState } from '../map-types.js';
-import { searchHref, type SearchForm } from '../search-form.js';
+import { hasUnitFilters, matchPrice, searchHref, type SearchForm } from '../search-form.js';
 import { layout } from './layout.js';
 import { searchErrorBox, searchForm, type SearchError } from './search.js';
 
 export interface MapListData {
-  /** The display currency of the search (a refusal names the price fields with it). */
-  form: Pick<SearchForm, 'currency'>;
+  /** The search: its display currency (a refusal names the price fields with it) and whether it has a unit-level filter (the prices are then the matching units'). */
+  form: SearchForm;
   area: MapArea;
   page?: ProjectsPage;
   error?: SearchError;
@@ -30,8 +30,19 @@ function summary(area: MapArea, page: ProjectsPage): string {
 }
 
 /**
+ * One project of the list: its lowest price; with a unit-level filter (bedrooms, a price bound) that of
+ * its matching units and how many there are, in the search page's words ("2-bed from AED 1,103,560", "4 units").
+ */
+function listItem(project: ProjectListItem, form: SearchForm): Html {
+  const match = hasUnitFilters(form) ? project.match : undefined;
+  const price = match ? matchPrice(form, match.price_from, project.currency) : priceFrom(project.price_from, project.currency);
+  return html`<li${match ? html` class="matched"` : ''} data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}"${match ? html` data-match-price-from="${match.price_from ?? ''}" data-match-units="${match.units}"` : ''}><a href="/projects/${project.id}">${project.name}</a><span class="muted">${project.company.name}</span><span class="price">${price}</span>${match ? html`<span class="units">${unitCount(match.units)}</span>` : ''}</li>`;
+}
+
+/**
  * The list beside the map (also answered alone by GET /map/results, which the map's script puts in
- * place after "Search this area" or a drawn shape): the matching projects with their lowest price.
+ * place after "Search this area" or a drawn shape): the matching projects with their lowest price (the
+ * matching units' with a unit-level filter).
  */
 export function mapList(data: MapListData): Html {
   const { page, error, area, form } = data;
@@ -39,9 +50,7 @@ export function mapList(data: MapListData): Html {
   if (!page) return html`<section class="map-list" aria-labelledby="map-list-title" data-area="${kind}"><h2 id="map-list-title">Projects</h2>${error ? searchErrorBox(error, form) : ''}</section>`;
   return html`<section class="map-list" aria-labelledby="map-list-title" data-total="${page.total}" data-area="${kind}" data-area-value="${area === null ? '' : 'bbox' in area ? area.bbox : area.polygon}">
 <h2 id="map-list-title">${summary(area, page)}</h2>
-<ol class="map-items">${page.items.map(
-    (project) => html`<li data-project-id="${project.id}" data-price-from="${project.price_from ?? ''}"><a href="/projects/${project.id}">${project.name}</a><span class="muted">${project.company.name}</span><span class="price">${priceFrom(project.price_from, project.currency)}</span></li>`,
-  )}</ol>
+<ol class="map-items">${page.items.map((project) => listItem(project, form))}</ol>
 ${page.total > MAP_LIST_LIMIT ? html`<p class="muted">Zoom in and search this area, or draw a smaller one, to see the others.</p>` : ''}
 </section>`;
 }

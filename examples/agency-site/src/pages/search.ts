@@ -1,5 +1,5 @@
 import type { Area, Developer, FacetValue, FieldError, ProjectFacets, ProjectListItem, ProjectsPage } from '@catalogue-api/sdk';
-import { date, imageUrl, money, priceFrom, area as size } from '../format.js';
+import { date, imageUrl, money, priceFrom, area as size, unitCount } from '../format.js';
 import { html, type Html } from '../html.js';
 import {
   BEDROOM_CHOICES,
@@ -7,7 +7,7 @@ import {
   FACETS,
   hasUnitFilters,
   lastPage,
-  matchName,
+  matchPrice,
   PAGE_SIZE,
   SORT_LABELS,
   searchHref,
@@ -141,11 +141,8 @@ function figures(project: ProjectListItem, form: SearchForm): Html {
     return html`<div class="price">${priceFrom(project.price_from, project.currency)}</div>
     ${project.size_from === null ? '' : html`<div class="muted">From ${size(project.size_from)}</div>`}`;
   }
-  const what = matchName(form);
-  const price = match.price_from === null ? `${what}: price on request` : `${what} from ${money(match.price_from, project.currency)}`;
-  const units = `${match.units} unit${match.units === 1 ? '' : 's'}`;
-  return html`<div class="price">${price}</div>
-    <div class="muted">${units}${match.size_from === null ? '' : ` · from ${size(match.size_from)}`}</div>
+  return html`<div class="price">${matchPrice(form, match.price_from, project.currency)}</div>
+    <div class="muted">${unitCount(match.units)}${match.size_from === null ? '' : ` · from ${size(match.size_from)}`}</div>
     ${project.price_from === null ? '' : html`<div class="muted">All units from ${money(project.price_from, project.currency)}</div>`}`;
 }
 
