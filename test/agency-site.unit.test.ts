@@ -252,6 +252,9 @@ describe('the map page', () => {
     const own = list('developer=1', item({ units: 9, price_from: 350_000, size_from: 30 }));
     expect(own).toContain('<span class="price">From AED\u00a0350,000</span></li>');
     expect(own).not.toContain('units');
+    // Sorted by price with a unit-level filter, the list says whose price orders it (the API orders by the project's own).
+    expect(list('bedrooms=2&sort=price_from', item({ units: 4, price_from: 1_103_560, size_from: 74.5 }))).toContain('Ordered by each project’s lowest price over all its units');
+    expect(list('bedrooms=2', item({ units: 4, price_from: 1_103_560, size_from: 74.5 }))).not.toContain('order-note');
   });
 
   it('asks the API what matched (match: true) for the list and the markers only with a unit-level filter', async () => {

@@ -6,7 +6,7 @@ import { MAP_LIST_LIMIT } from '../map-search.js';
 import type { MapPageState } from '../map-types.js';
 import { hasUnitFilters, matchPrice, searchHref, type SearchForm } from '../search-form.js';
 import { layout } from './layout.js';
-import { searchErrorBox, searchForm, type SearchError } from './search.js';
+import { orderNote, searchErrorBox, searchForm, type SearchError } from './search.js';
 
 export interface MapListData {
   /** The search: its display currency (a refusal names the price fields with it) and whether it has a unit-level filter (the prices are then the matching units'). */
@@ -50,6 +50,7 @@ export function mapList(data: MapListData): Html {
   if (!page) return html`<section class="map-list" aria-labelledby="map-list-title" data-area="${kind}"><h2 id="map-list-title">Projects</h2>${error ? searchErrorBox(error, form) : ''}</section>`;
   return html`<section class="map-list" aria-labelledby="map-list-title" data-total="${page.total}" data-area="${kind}" data-area-value="${area === null ? '' : 'bbox' in area ? area.bbox : area.polygon}">
 <h2 id="map-list-title">${summary(area, page)}</h2>
+${page.total > 0 && orderNote(form) ? html`<p class="muted order-note">${orderNote(form)}</p>` : ''}
 <ol class="map-items">${page.items.map((project) => listItem(project, form))}</ol>
 ${page.total > MAP_LIST_LIMIT ? html`<p class="muted">Zoom in and search this area, or draw a smaller one, to see the others.</p>` : ''}
 </section>`;

@@ -163,9 +163,9 @@ function card(project: ProjectListItem, form: SearchForm): Html {
  * The API orders by a project's own figures (`sort=price_from`: its lowest price over all its units),
  * also when a card shows the matching units' figures: say so, rather than let the cards look out of order.
  */
-function orderNote(form: SearchForm): string {
+export function orderNote(form: SearchForm): string {
   if (!hasUnitFilters(form)) return '';
-  if (form.sort === 'price_from' || form.sort === '-price_from') return 'Ordered by each project’s lowest price over all its units (“All units from”).';
+  if (form.sort === 'price_from' || form.sort === '-price_from') return 'Ordered by each project’s lowest price over all its units, not by the matching units’ prices.';
   if (form.sort === 'size_from' || form.sort === '-size_from') return 'Ordered by each project’s smallest unit of any kind.';
   return '';
 }
