@@ -139,7 +139,7 @@ function detailCacheMb(env: Env): number {
   return mb;
 }
 
-/** Defaults: a load balancer probing every 2 s marks an instance down after 3 failures (6 s) within the 10 s drain; 10 + 20 s fit Kubernetes's default 30 s termination grace period. */
+/** Defaults: deploy/haproxy.cfg (probes every 2 s, 2 s timeout, down after 2 failures) takes an instance out within 8 s, inside the 10 s drain; 10 + 20 s fit Kubernetes's default 30 s termination grace period. */
 export const DEFAULT_SHUTDOWN_DRAIN_S = 10;
 export const DEFAULT_SHUTDOWN_GRACE_S = 20;
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { DEFAULT_SHUTDOWN_DRAIN_S } from '../src/config.js';
 import { instructions } from './helpers/dockerfile.js';
 
 /*
@@ -43,5 +44,18 @@ describe('deploy/compose.yaml', () => {
     const haproxy = readFileSync('deploy/haproxy.cfg', 'utf8');
     expect(haproxy).toMatch(/option httpchk GET \/health\/ready/);
     expect(haproxy).toMatch(/retries 0/);
+  });
+
+  it('takes an instance out of HAProxy before its drain ends, even when no check is answered (docs/operations.md, Shutdown)', () => {
+    const compose = parse(readFileSync('deploy/compose.yaml', 'utf8'), { merge: true });
+    const haproxy = readFileSync('deploy/haproxy.cfg', 'utf8');
+    const seconds = (pattern: RegExp) => Number(haproxy.match(pattern)?.[1]);
+    const inter = seconds(/default-server[^\n]*\binter (\d+(?:\.\d+)?)s/);
+    const fall = Number(haproxy.match(/default-server[^\n]*\bfall (\d+)/)?.[1]);
+    const checkTimeout = seconds(/timeout check (\d+(?:\.\d+)?)s/);
+    // The worst case: `fall` checks `inter` apart, each failing only at the check timeout.
+    const worst = fall * (inter + checkTimeout);
+    expect(worst).toBeGreaterThan(0);
+    for (const api of ['api-1', 'api-2']) expect(Number(compose.services[api].environment.SHUTDOWN_DRAIN_S ?? DEFAULT_SHUTDOWN_DRAIN_S), api).toBeGreaterThan(worst);
   });
 });

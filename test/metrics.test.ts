@@ -259,6 +259,19 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
     expect(value(series, 'catalogue_change_signal_listening')).toBe(1);
     expect(families.has('catalogue_change_signal_reconnects_total')).toBe(true);
     expect(value(series, 'catalogue_shutting_down')).toBe(0);
+    // Series an alert watches for "any increase" exist before their first event (at 0 here: none happened).
+    for (const [name, labels] of [
+      ['catalogue_query_errors_total', { kind: 'internal' }],
+      ['catalogue_query_errors_total', { kind: 'unavailable' }],
+      ['catalogue_search_snapshot_build_duration_seconds_count', { outcome: 'failed' }],
+      ['catalogue_import_duration_seconds_count', { outcome: 'failed' }],
+      ['catalogue_import_duration_seconds_count', { outcome: 'invalid' }],
+      ['catalogue_applications_refused_total', { reason: 'rate_limited' }],
+      ['catalogue_applications_refused_total', { reason: 'offer_status_catalogue_empty' }],
+    ] as const) {
+      expect(samples(series, name, labels), `${name} ${JSON.stringify(labels)}`).toHaveLength(1);
+      expect(value(series, name, labels)).toBe(0);
+    }
     expect(families.get('catalogue_import_duration_seconds')?.type).toBe('HISTOGRAM');
     expect(value(series, 'catalogue_import_duration_seconds_count', { outcome: 'success' })).toBeGreaterThanOrEqual(1);
   });

@@ -5,7 +5,7 @@ import { DEFAULT_DETAIL_CACHE_MB } from '../config.js';
  * identity bodies (compressed-once.ts), unit pages (unit-detail-body.ts), the nearby block's links and
  * facility texts (nearby-on-demand.ts) and the project envelopes (project-detail-body.ts). Each cache is
  * bounded by its share of the budget, so the operator sets one number against the process's memory and
- * the caches' bounds add up to it (the process also holds the snapshot itself, ~205 MB RSS on L, and the
+ * the caches' bounds add up to it (the process also holds the snapshot itself, ~183 MB RSS on L when ready (stop 52), and the
  * bodies in flight). A smaller budget costs throughput where a cache no longer holds what is asked
  * again (figures in docs/performance.md); nothing it keeps changes an answer.
  *

@@ -150,6 +150,20 @@ export const mcpToolCalls = new Counter({
   registers: [registry],
 });
 
+/** The reasons of catalogue_applications_refused_total (src/http/routes/applications.ts counts them). */
+export const APPLICATION_REFUSAL_REASONS = ['invalid', 'unauthorized', 'author_gone', 'forbidden', 'unit_not_found', 'idempotency_conflict', 'rate_limited', 'offer_status_catalogue_empty', 'internal', 'unavailable'] as const;
+
+/*
+ * Every labelled series an alert watches exists from the first scrape, at 0 (as the tally counters'
+ * results do). A series born at its first event starts at 1, and increase() over it is 0: an alert on
+ * "any failed build", "any failed import" or "any 500" would miss the first one.
+ */
+for (const kind of ['unavailable', 'internal']) queryErrors.inc({ kind }, 0);
+for (const outcome of ['success', 'failed']) searchSnapshotBuildDuration.zero({ outcome });
+for (const outcome of ['success', 'invalid', 'failed']) importDuration.zero({ outcome });
+for (const replayed of ['true', 'false']) applicationsCreated.inc({ replayed }, 0);
+for (const reason of APPLICATION_REFUSAL_REASONS) applicationsRefused.inc({ reason }, 0);
+
 /** "2xx" for 204, etc. */
 export function statusClass(statusCode: number): string {
   return `${Math.floor(statusCode / 100)}xx`;
