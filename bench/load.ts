@@ -3,11 +3,11 @@ import autocannon from 'autocannon';
 
 /*
  * autocannon appends every response body to a string (PipelinedRequestsQueue.addBody: `body += data`,
- * autocannon#362), decoding each chunk as UTF-8. For a compressed body, which is not UTF-8, that took a
- * whole core of the load generator at ~500 req/s of 107 kB, while the server sat at 0.3 of a core: every
- * compressed scenario measured the load generator (docs/performance.md, stop 35). The ceiling's padding
- * is ASCII, which decodes fast, so its ratios were skewed too. No run here reads a body (the probe
- * fetches its own), so the queue keeps none.
+ * autocannon#362), decoding each chunk as UTF-8. For a compressed body, which is not UTF-8, that takes a
+ * whole core of the load generator at ~500 req/s of 107 kB while the server sits at 0.3 of a core: a
+ * compressed scenario would measure the load generator. The ceiling's padding is ASCII, which decodes
+ * fast, so the ratios would be skewed too. No run here reads a body (the probe fetches its own), so the
+ * queue keeps none.
  */
 const { prototype: pipelinedRequests } = createRequire(import.meta.url)('autocannon/lib/pipelinedRequestsQueue.js') as {
   prototype: { addBody(data: Buffer): void };
