@@ -84,7 +84,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const demo = await startDemo({
     apiPort: Number(process.env.API_PORT ?? 8080),
     sitePort: Number(process.env.PORT ?? 3000),
-    // Unset: a free port, as before (the picture host's address is printed below and given to the API).
+    // Unset: a free port (the picture host's address is printed below and given to the API).
     picturesPort: Number(process.env.PICTURES_PORT ?? 0),
   });
   console.log(`Catalogue API (demo catalogue, in memory): ${demo.api.url}   key: ${demo.apiKey}`);

@@ -145,7 +145,8 @@ export const DEFAULT_SHUTDOWN_GRACE_S = 20;
 
 /**
  * HEAP_GROWTH_PERCENT's default: 30 is V8's own conservative factor (1.3), so no mode of V8's grows more
- * than it would alone, where its default mode took up to 4x what was live (docs/performance.md, stop 37).
+ * than it would alone, where its default mode takes up to 4x what was live (docs/performance.md, "Heap
+ * growth limit").
  */
 export const DEFAULT_HEAP_GROWTH_PERCENT = 30;
 

@@ -3,12 +3,11 @@ import { runInNewContext } from 'node:vm';
 
 /*
  * One full garbage collection, asked for once the service is built and before its ports open. Building
- * the first snapshot reads the whole catalogue (L: 245,000 units) and leaves ~55 MB of garbage in a heap
- * of ~110 MB; V8 collects it only when allocation next pushes it, and meanwhile sets its next limit from
- * that larger heap. Collected before the ports open, the ready process holds what is live (L on
- * PostgreSQL: 201 -> 151 MB RSS, one collection of ~64 ms; docs/performance.md, stop 38), and no request
- * waits for the pause. Rebuilds are left to V8: a pause of that length on every catalogue change would
- * land in the requests' latency.
+ * the first snapshot reads the whole catalogue and leaves about half the heap as garbage; V8 collects it
+ * only when allocation next pushes it, and meanwhile sets its next limit from that larger heap.
+ * Collected before the ports open, the ready process holds what is live and no request waits for the
+ * pause (docs/performance.md, "One full collection before listening"). Rebuilds are left to V8: a full
+ * collection's pause on every catalogue change would land in the requests' latency.
  *
  * `gc` is taken from a context of its own while --expose-gc is on (V8 reads the flag when a context is
  * made), and the flag is turned off again, so neither the service's global scope nor a context or worker

@@ -5,7 +5,7 @@ import { createTestDatabase, drivers, type TestDatabase } from './helpers/databa
 /*
  * What every database session of the app is set up with (src/db/database.ts): UTC on both drivers;
  * on PostgreSQL no parallel workers per query and no JIT compilation (with many requests at once
- * they only add start-up cost, see docs/performance.md).
+ * they only add start-up cost; docs/performance.md, "No parallel query, no JIT").
  */
 describe.each(drivers)('database sessions (%s)', (driver) => {
   let t: TestDatabase;

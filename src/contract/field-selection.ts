@@ -47,8 +47,9 @@ export function fieldsParameter(schema: TObject, example: string) {
  * repeats are allowed. An empty list or an unknown name is a 400 naming the parameter and the names.
  *
  * A page asks with the same `fields` on every request, so each list's selections are kept by their raw
- * text (a few hundred, then started again): the split, the checks and the sets were ~4 % of a lean
- * project page's CPU (docs/performance.md, stop 47). A refused text is not kept; it is refused again.
+ * text (a few hundred, then started again): the split, the checks and the sets were a measurable share
+ * of a lean project page's CPU (docs/performance.md, "Per-request work kept"). A refused text is not
+ * kept; it is refused again.
  */
 export function parseFields(raw: string | undefined, known: readonly string[], parameter = 'fields'): FieldSelection | undefined {
   if (raw === undefined) return undefined;

@@ -194,7 +194,7 @@ function createPool(connectionString: string, max: number, role: ServerRole, que
     client.on('error', () => {});
     // No parallel workers: with many requests at once they only add start-up cost per query.
     // No JIT: a plan whose estimated cost passes jit_above_cost is compiled first, which costs far more
-    // than these queries run. Figures: docs/performance.md, "Measurements behind the code".
+    // than these queries run (docs/performance.md, "No parallel query, no JIT").
     client.query(`SET TIME ZONE 'UTC'; SET max_parallel_workers_per_gather = 0; SET jit = off`).catch(() => {});
     namePreparedStatements(client, statementNames);
   });

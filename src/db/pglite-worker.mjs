@@ -21,9 +21,9 @@ function plainError(error) {
 }
 
 // PostgreSQL's default shared_buffers (128MB) lives here in WebAssembly memory, which grows as it is
-// touched and is never given back: opening L and reading its projects and facilities took the process
-// to 416 MB RSS, against 281 MB with 16MB (docs/performance.md, stop 36). The data files are in the OS's
-// page cache either way, so a page not in the buffers costs a read from memory, not from the disk.
+// touched and is never given back (docs/performance.md, "PGlite's shared buffers"). The data files are
+// in the OS's page cache either way, so a page not in the buffers costs a read from memory, not from
+// the disk.
 const SHARED_BUFFERS = '32MB';
 
 let pglite;

@@ -10,7 +10,7 @@
  * the pool to the other reads. Each kind has a cap of its own (half the pool each): bursts of two kinds
  * at once can still take every connection. Applications lose no throughput (the queued ones would
  * have waited for the same lock); nearby reads may, on a database with more cores than half the pool
- * (measured on 2 cores: none, docs/performance.md stop 50).
+ * (none measured on 2 cores; docs/performance.md, "Cold reads hold half the pool at most").
  */
 
 /** The usual cap: half the pool's connections, at least one (PGlite's single connection). */

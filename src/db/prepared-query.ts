@@ -45,7 +45,7 @@ export interface RunOptions {
    * prepared-statements.ts). Default: only queries without fragments, whose text is always the same.
    * A query with fragments has as many texts as filter combinations, and often values that shape its
    * plan: with them PostgreSQL folds the price bounds and bedroom counts of GET /projects into index
-   * conditions, which a generic plan cannot (docs/performance.md, "Measurements behind the code").
+   * conditions, which a generic plan cannot (docs/performance.md, "Named prepared statements").
    */
   reusePlan?: boolean;
 }

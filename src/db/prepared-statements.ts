@@ -6,16 +6,16 @@ import type pg from 'pg';
  *
  * Kysely sends every query as an unnamed statement, so PostgreSQL parses and plans it again on every
  * call. The catalogue's reads are few shapes with many nested JSON subqueries, whose parse and plan
- * cost several times their execution (docs/performance.md, "Measurements behind the code"). Naming the
+ * cost several times their execution (docs/performance.md, "Named prepared statements"). Naming the
  * statement by a hash of its text lets each connection parse it once and, after a few executions,
  * reuse a generic plan (plan_cache_mode auto keeps custom plans where they estimate much cheaper).
  *
  * Naming is opt-in: only texts starting with PREPARED are named, and preparedQuery (prepared-query.ts)
  * puts it only on statements of a fixed shape. Each named statement keeps a cached plan in every
- * backend that ran it (measured: ~100–180 kB for the catalogue's queries), so texts that vary with
+ * backend that ran it (docs/performance.md, "Named prepared statements"), so texts that vary with
  * the request (the filters of GET /projects) must not be named: 256 near_* subsets alone would fill
  * the backends' memory. MAX_NAMED bounds the names in case a caller gets that wrong; texts beyond it
- * run unnamed, as before.
+ * run unnamed.
  */
 export const PREPARED = '/* prepared */ ';
 export const MAX_NAMED = 100;

@@ -404,7 +404,7 @@ export function tileIndex(mercator: number, zoom: number): number {
  * is exactly 2^(MAX_ZOOM − z) tiles of MAX_ZOOM across, so floor(m 2^z) = floor(m 2^MAX_ZOOM) >> (MAX_ZOOM − z)
  * (the products by powers of two are exact), clamping included. One shift per point where tileIndex
  * is a power, a product, a floor and two clamps: the clusters of L's 2,665 projects in Dubai spent
- * more in tileIndex than in the rest of their pass (docs/performance.md).
+ * more in tileIndex than in the rest of their pass (docs/performance.md, "Clusters from kept tiles").
  */
 export function tileAt(atMaxZoom: number, zoom: number): number {
   return atMaxZoom >> (MAX_ZOOM - zoom);

@@ -9,10 +9,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
  * scope hooks, so the conditional-GET hook sees the identity body).
  *
  * The levels are chosen on the measured cost per request on the L catalogue (docs/performance.md,
- * "Compression"; bench/compression.ts): a 1.04 MB project detail shrinks to 11 % in 11.6 ms at gzip 6
- * and to 11.5 % in 10.9 ms at Brotli 4 (the API process spends ~38 ms of CPU on that request anyway).
- * Higher levels buy little for much more CPU: gzip 9 is 5 % smaller for +8 % (3.8x on /projects/list),
- * Brotli 5 is 12 % smaller for 1.8x, Brotli 9 and 11 take 0.3 s and 1.5 s per detail.
+ * "Compression"; bench/compression.ts): gzip 6 and Brotli 4 bring a body to 11-13 % of its size at
+ * about the same CPU, and higher levels buy little for much more CPU.
  */
 export type ContentCoding = 'br' | 'gzip';
 

@@ -5,13 +5,12 @@ import { DEFAULT_DETAIL_CACHE_MB } from '../config.js';
  * identity bodies (compressed-once.ts), unit pages (unit-detail-body.ts), the nearby block's links and
  * facility texts (nearby-on-demand.ts) and the project envelopes (project-detail-body.ts). Each cache is
  * bounded by its share of the budget, so the operator sets one number against the process's memory and
- * the caches' bounds add up to it (the process also holds the snapshot itself, ~183 MB RSS on L when ready (stop 52), and the
- * bodies in flight). A smaller budget costs throughput where a cache no longer holds what is asked
- * again (figures in docs/performance.md); nothing it keeps changes an answer.
+ * the caches' bounds add up to it (the process also holds the snapshot itself and the bodies in
+ * flight). A smaller budget costs throughput where a cache no longer holds what is asked again
+ * (docs/performance.md, "Detail caches under one budget"); nothing it keeps changes an answer.
  *
- * The shares are the bounds each cache had before the budget (MB of the default 328), chosen by what L
- * needs: all of L's unit pages ~40 MB, the bench's 500 projects' facility texts ~45 MB and their Brotli
- * bodies ~55 MB.
+ * The shares (MB of the default 328) are chosen by what L needs: all of L's unit pages, the bench's
+ * 500 projects' facility texts and their Brotli bodies (docs/performance.md, "Memory").
  */
 
 const SHARES = {

@@ -28,8 +28,9 @@ export function etagOf(body: string | Buffer, coding?: ContentCoding): string {
 /**
  * Where the hash of a body made again with the same bytes is kept (a search page asked again: its
  * envelope and items are made from a kept result, the same for every request asking it). Hashing a
- * 14 kB page was ~15 % of a repeated search's CPU (docs/performance.md, stop 47). Whoever attaches a
- * slot to a body vouches that every body it attaches the slot to has the same bytes.
+ * search page was a large share of a repeated search's CPU (docs/performance.md, "Per-request work
+ * kept"). Whoever attaches a slot to a body vouches that every body it attaches the slot to has the
+ * same bytes.
  */
 export interface HashSlot {
   hash?: string;

@@ -5,8 +5,8 @@ import { hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
 /*
  * The SHA-256 of the keys that opened an active key's record lately, by key. The key cache
  * (key-cache.ts) is keyed by the hash, and an integration presents the same key on every request:
- * hashing it again was 2-4 µs of server CPU per request, among the largest pieces of the service's own
- * work in answering a kept detail body (docs/performance.md, stop 49).
+ * hashing it again was among the largest pieces of the service's own work in answering a kept detail
+ * body (docs/performance.md, "Per-request work kept").
  *
  * What it holds: raw keys, which arrive with every request anyway, but only keys that were found active
  * (`remember` is called after the lookup), so unknown keys can neither be held nor push known ones out;

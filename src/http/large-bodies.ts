@@ -3,18 +3,18 @@ import type { FastifyReply } from 'fastify';
 /*
  * Memory for the large bodies made per request (a full project detail: 1.3-2.5 MB on L, written whole
  * into one buffer), used again once the body has been handed to the socket. A fresh buffer per request
- * cost its allocation (pages the kernel zeroes and maps) and its collection: with slabs used again a
- * full detail takes ~36 % less server CPU (docs/performance.md, stop 36). A body is taken with `largeBody` and given back with
- * `reuseOnceSent` (the reply's 'finish': the OS has all of it) or `reuseNow` (read synchronously, e.g.
- * compressed). A body not given back (a connection cut mid-write: no 'finish') is left to the GC, as
- * before; a buffer that is not a large body is ignored by both.
+ * costs its allocation (pages the kernel zeroes and maps) and its collection, a large share of a full
+ * detail's server CPU (docs/performance.md, "Large bodies on reused slabs"). A body is taken with
+ * `largeBody` and given back with `reuseOnceSent` (the reply's 'finish': the OS has all of it) or
+ * `reuseNow` (read synchronously, e.g. compressed). A body not given back (a connection cut mid-write:
+ * no 'finish') is left to the GC; a buffer that is not a large body is ignored by both.
  *
  * Only bodies over LARGE_BODY are taken from here: no cache keeps one (compressed-once keeps identity
  * bodies of at most 256 kB and never a large body; see sendMade), so nothing refers to a slab after it
  * is given back.
  */
 
-/** Bytes: smaller bodies come from Buffer.allocUnsafe (Node's pool), as before. */
+/** Bytes: smaller bodies come from Buffer.allocUnsafe (Node's pool). */
 export const LARGE_BODY = 256 * 1024;
 /** Slabs are sized in steps of this, so that bodies of similar size share them. */
 const SLAB_STEP = 256 * 1024;
@@ -27,7 +27,7 @@ const IDLE_BYTES = 48 * 1024 * 1024;
  * Every IDLE_WINDOW_MS, as many slabs are dropped as stayed idle through the whole window (the fewest
  * idle at any moment of it), so the list shrinks to what the traffic takes again. A dropped slab's
  * memory goes back to the OS at the next major collection (Node's large buffers are memory of their
- * own: 32 slabs of 1.5 MB, 138 -> 42 MB RSS once collected, in a probe; docs/performance.md, stop 38).
+ * own; docs/performance.md, "Large bodies on reused slabs").
  */
 export const IDLE_WINDOW_MS = 10_000;
 

@@ -66,7 +66,7 @@ export interface RedisStoreOptions {
  */
 export async function redisStore(options: RedisStoreOptions): Promise<RateLimitStore> {
   // Loaded here, not with the module: a process without REDIS_URL never needs the client (with the MCP
-  // SDK, also loaded on demand: ~10 MB of resident memory at start-up; docs/performance.md, stop 48).
+  // SDK, also loaded on demand; docs/performance.md, "Libraries loaded on demand").
   const { Redis } = await import('ioredis');
   const redis = new Redis(options.url, {
     lazyConnect: true,

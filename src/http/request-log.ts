@@ -63,7 +63,8 @@ export function traceRequests(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     // `db` is a field of the request line, written at info: at a quieter level (warn, error…) no line is
     // written, so the queries are not followed. Following them is an async context, which costs every
-    // promise of every request, database or not: ~10 % of a unit's CPU (docs/performance.md, stop 47).
+    // promise of every request, database or not (docs/performance.md, "Request log's async context only
+    // when logged").
     if (!WRITES_REQUEST_LINES.has(request.log.level)) return done();
     // Everything this request starts from here on (hooks, handler, queries) notes its server.
     request.servedBy = trackServedBy(done);

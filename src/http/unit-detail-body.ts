@@ -75,7 +75,7 @@ export interface UnitPagesOptions {
    * Bytes of pages kept per snapshot (unitDetailsBytes; default: the budget's share). On L a page is
    * ~9 KB by that count, so all of L's 4,375 visible projects fit in ~40 MB. Too small a bound thrashes:
    * the bench's 2,000 units over ~1,700 projects, each page pushed out before it was asked again, read
-   * every answer with SQL (16 MB: 201 req/s on PostgreSQL, docs/performance.md, stop 33).
+   * every answer with SQL (docs/performance.md, "Unit pages read per project").
    */
   bytes?: number;
 }
@@ -149,7 +149,7 @@ const WARM_SLICE_MS = 4;
  * of a project find its page kept instead of waiting for a read of their own (on PGlite, one
  * connection, such reads queued behind each other: 59 req/s in the bench with pages made only on
  * demand). Stops when the database has moved past the snapshot (a newer one is coming) or on an error
- * (pages are then made on demand, as before).
+ * (pages are then made on demand).
  */
 async function warmPages(pages: Pages, context: PageContext, bytes: number): Promise<void> {
   const ids = context.snapshot.projects.id;

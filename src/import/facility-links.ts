@@ -38,8 +38,8 @@ export interface RelinkScope {
  *
  * incremental: delete the touched links and insert the new ones into the live table. Every inserted
  * row fires the two foreign-key triggers and updates three indexes, which is fine for the few
- * thousand links of a daily bundle but takes minutes for millions (measured in docs/performance.md:
- * the triggers alone were ~110 s for 4.4 M links).
+ * thousand links of a daily bundle but takes minutes for millions (docs/performance.md, "Facility
+ * links").
  *
  * rebuild: copy the untouched links and insert the new ones into a bare table, then build its
  * indexes and validate its foreign keys in bulk (one sort per index, one join per key) and swap it

@@ -17,7 +17,8 @@ export type RequestObserver = (request: FastifyRequest, reply: FastifyReply) => 
  * What is noted of every finished request: its duration by route template, method and status class
  * and, with `perKey`, a count per API key id. Called by the request log's controller (request-log.ts),
  * which Fastify calls once per finished response anyway: an onResponse hook of its own made Fastify
- * run its hook runner for every request, a measurable part of a /whoIAm (docs/performance.md).
+ * run its hook runner for every request, a measurable part of a /whoIAm (docs/performance.md, "Metrics
+ * and request log cost").
  */
 export function requestObserver(options: { perKey: boolean }): RequestObserver {
   if (options.perKey && !registry.getSingleMetric('catalogue_http_requests_by_key_total')) registry.registerMetric(httpRequestsByKey);

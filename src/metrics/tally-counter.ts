@@ -16,8 +16,8 @@ export interface TallyCounterConfiguration<Value extends string> {
  * A counter of one label with a small fixed set of values (hit, miss, bypass …), counted on the request
  * path in plain numbers and turned into prom-client's values only when scraped, as the request
  * histogram is (request-histogram.ts). prom-client's inc({ result }) checks, sorts and hashes the label
- * set on every call, and a detail request counts two or three of these (docs/performance.md, stop 50;
- * no gain above the noise of a pinned A/B there, kept for the shape the request histogram has).
+ * set on every call, and a detail request counts two or three of these (docs/performance.md, "Metrics
+ * and request log cost": no gain above a pinned A/B's noise, kept for the shape the histogram has).
  */
 export class TallyCounter<Value extends string> extends Counter<string> {
   private readonly label: string;

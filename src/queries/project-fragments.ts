@@ -25,10 +25,10 @@ export function paymentShareSql(types: number[]): RawBuilder<number | null> {
 /*
  * A project's payment plan (`{type, percent}` in plan order) and its features (`{id, name, type}` by
  * name then id), each written once, as an aggregate per project_id: the search snapshot's read joins
- * them for every project at once (one grouped pass over the table instead of a subquery per project;
- * docs/performance.md, stop 43), the project detail and the SQL reference pick the row of the project
- * aliased p (PostgreSQL pushes `project_id = p.id` into the grouping: one index scan per project,
- * EXPLAIN in docs/performance.md, stop 48).
+ * them for every project at once (one grouped pass over the table rather than a subquery per project),
+ * the project detail and the SQL reference pick the row of the project aliased p (PostgreSQL pushes
+ * `project_id = p.id` into the grouping: one index scan per project; docs/performance.md, "Snapshot
+ * read").
  */
 function planEntries(db: Kysely<DB>) {
   return db

@@ -77,7 +77,7 @@ function keyPriceInRange(basePrice: RawBuilder<number | null>, range: Range | un
  * a join: `OFFSET 0` stops the pull-up. Every request reads all visible projects anyway (the total), so
  * the plan wanted is always the listing scan with the column tests first and the probes last. Left to
  * itself, with many filters ANDed the planner's row estimate collapses and it drives the plan from the
- * probed table instead, twice as slow (docs/performance.md, "Measurements behind the code").
+ * probed table instead, twice as slow (docs/performance.md, "SQL reference path").
  */
 const SUBPLAN = sql.raw('OFFSET 0');
 

@@ -72,8 +72,9 @@ export type SearchProjectRow = Awaited<ReturnType<typeof readSearchProjects>>[nu
  * Live units of live projects, one text per project (ascending project id): units in id order, `;`
  * between units, each `id bedrooms status parking price area tag,tag`, price `-` when none. Read as
  * rows of columns, the pg driver spends seconds on L's units parsing every value and array; as text,
- * the database aggregates and JavaScript splits it in a fraction of that (docs/performance.md). The
- * texts are exact: numeric(16, 2) is written with its two decimals, float8 as its shortest exact form.
+ * the database aggregates and JavaScript splits it in a fraction of that (docs/performance.md,
+ * "Snapshot read"). The texts are exact: numeric(16, 2) is written with its two decimals, float8 as its
+ * shortest exact form.
  * GET /units/{id}'s other columns are read per project when a unit of it is asked
  * (src/queries/unit-details.ts).
  */

@@ -16,8 +16,9 @@ import { newMessageId } from '../webhooks/signing.js';
  * a lease, so that the probe's outcome is known first) and marks them as waiting for it; when a
  * probe is answered 2xx, they fall due at once. Without this, every pending delivery of a down
  * endpoint was tried on its own schedule: with 10,000 pending, tens of claims, refused connections and
- * outcome writes a second, a measurable share of the reads' throughput (docs/performance.md). An
- * endpoint that answers with an error status is not held: the error may belong to one message only.
+ * outcome writes a second, a measurable share of the reads' throughput (docs/performance.md,
+ * "Webhooks"). An endpoint that answers with an error status is not held: the error may belong to one
+ * message only.
  * A delivery being attempted (its lease, leased_until, not over) is neither held nor released.
  */
 
@@ -179,7 +180,7 @@ export async function recordAttempt(
 /**
  * In how many milliseconds the next delivery of an enabled endpoint falls due (null: none pending).
  * The worker asks after every claim: ORDER BY … LIMIT 1 walks the due index and stops at the first
- * row, where min() over the join read every pending row (2.5 ms with 10,000 pending; docs/performance.md).
+ * row, where min() over the join reads every pending row (docs/performance.md, "Webhooks").
  */
 export async function nextDueAt(db: Kysely<DB>): Promise<number | null> {
   const { rows } = await sql<{ due_in_ms: number }>`

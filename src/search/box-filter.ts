@@ -7,10 +7,10 @@ import type { ProjectColumns } from './snapshot.js';
  * The column form of a box (`bbox`, and a drawn shape's box): clears mask[i] for each project outside
  * it, as geo.ts's inBox decides (edges inside, no coordinates never inside). A box on the map holds a
  * band of latitudes: the projects in latitude order (made once per snapshot) give the band's projects
- * by two binary searches, and only they are tested for longitude, where the scan read both coordinates
- * of every project (at 20,000 projects, 320 kB a search: the bench's star box 60-80 µs, docs/performance.md,
- * stop 44). A band holding most projects is scanned as before: the band's answers are written at
- * random (by project index), which costs more than the scan once most projects are written.
+ * by two binary searches, and only they are tested for longitude, where a scan reads both coordinates
+ * of every project (docs/performance.md, "Box and drawn-shape filters"). A band holding most projects
+ * is scanned: the band's answers are written at random (by project index), which costs more than the
+ * scan once most projects are written.
  */
 
 /** A snapshot's coordinate columns (its `projects`). */

@@ -1,10 +1,10 @@
 /*
  * Loops over a search's masks: one byte per project, 0 or 1. V8 compiles a loop over bytes into one
  * load and store per byte; read as 32-bit words, the same loop does four projects a step (the AND of
- * words of 0/1 bytes is their bytes' AND, and a word's bytes are summed by one multiplication). At
- * 20,000 projects: AND of two masks 21 -> 6 µs, a count 14 -> 4 µs, a price column's test 24 -> 14 µs
- * (docs/performance.md, stop 44). Words need both arrays at a byte offset that is a multiple of four,
- * which the search's own buffers and the snapshot's columns are; otherwise the byte loop. The bound
+ * words of 0/1 bytes is their bytes' AND, and a word's bytes are summed by one multiplication;
+ * docs/performance.md, "Mask loops four projects a step"). Words need both arrays at a byte offset
+ * that is a multiple of four, which the search's own buffers and the snapshot's columns are; otherwise
+ * the byte loop. The bound
  * tests pack four answers into a word's bytes in little-endian order: on a big-endian host they take
  * the byte loop too (AND, counts and skips do not depend on the byte order).
  */
@@ -51,8 +51,7 @@ export function countOnes(bytes: Uint8Array): number {
  * The bound tests: whether values[p] meets `bound`, at least (atLeast) or at most it; NaN never does.
  * Four answers packed into a word's bytes by atMost4/atLeast4 (small enough for V8 to inline: the
  * same speed as written out in each loop); the direction is chosen outside the loops, as a compare of
- * both ends per value cost more (a price column's count at 20,000 projects: 18 µs one-sided, 25 µs
- * both ends, 28 µs the byte loop; docs/performance.md, stop 45).
+ * both ends per value costs more (docs/performance.md, "Mask loops four projects a step").
  */
 
 const atMost4 = (values: Float64Array, p: number, bound: number) =>

@@ -490,7 +490,7 @@ function countFacets(snapshot: Snapshot, visible: Uint8Array, tests: Tests, name
     }
   }
   // Each project-level facet in a loop of its own over the matches: cheaper than every facet per
-  // matching project (docs/performance.md, "Measurements behind the code").
+  // matching project (docs/performance.md, "Facet counts").
   for (const { of, counts } of projectFacets) countValues(of, found, total, counts);
 
   const facets: Record<string, FacetCount[]> = {};

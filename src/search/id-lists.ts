@@ -1,7 +1,8 @@
 /*
  * Ids per row, flat: row r carries ids[start[r]] .. ids[start[r + 1] - 1] (a unit's tags, a project's
  * features). One pair of typed arrays instead of an array per row: on L's 234,000 units the arrays per
- * unit were a third of the snapshot build's garbage collection (docs/performance.md, stop 33).
+ * unit were a large share of the snapshot build's garbage collection (docs/performance.md, "Snapshot
+ * read").
  */
 export interface IdLists {
   start: Int32Array;

@@ -5,8 +5,8 @@ import { countOnes } from './byte-masks.js';
  * project (1: matches); the list in the sort's order is a walk of the sort order reading that byte.
  * A search asked for the first time shows one page: the walk stops once the page is filled, and the
  * full list is made only when it is asked again (another page of a kept result, the clusters, an MCP
- * tool's view). At 20,000 projects the full walk and its copy were ~60-100 µs of a ~330 µs typical
- * search (docs/performance.md, stop 44), where a page needs a few dozen steps.
+ * tool's view). At scale the full walk and its copy are a large share of a typical search
+ * (docs/performance.md, "Pages read off the sort order"), where a page needs a few dozen steps.
  *
  * The bytes are this result's own copy (the pass's buffers are reused by the next search) and are
  * dropped once the full list is made.

@@ -10,9 +10,9 @@ import { perObject } from '../lib/per-object.js';
  * (offsets 0, 3, 6, ... and the last three units) occurs at p plus its offset, so the positions are
  * found by intersecting a few sorted lists, with no name read and no scan of the whole text: a scan's
  * cost is the text's length, which grows faster than the catalogue (longer names, "Phase 12", and a
- * text out of the processor's cache at 4×L; docs/performance.md). Shorter terms scan the text with
- * one native indexOf. Developer names are few (a dozen for thousands of projects): each distinct one is
- * tested once, and a project matches through its developer's slot. A term containing NUL matches
+ * text out of the processor's cache at 4×L; docs/performance.md, "Name search from a trigram index").
+ * Shorter terms scan the text with one native indexOf. Developer names are few (a dozen for thousands
+ * of projects): each distinct one is tested once, and a project matches through its developer's slot. A term containing NUL matches
  * nothing, as it did per string.
  */
 const SEPARATOR = '\u0000';

@@ -22,9 +22,10 @@ import { BUCKETS, bucketOf, type Snapshot } from './snapshot.js';
  * another currency the bounds are in the converted prices, and each unit is tested.
  *
  * Why: the walk of a project's units reads their price and area columns, a likely cache miss per
- * project; on 4×L the price-per-m² search grew 5× for 4× the catalogue. The ranges are made the first
- * time a snapshot is asked a per-area bound (~1.1 MB at 4×L). 64 ranges rather than 32: a bound
- * falls inside a narrower range, so fewer projects are left to walk (docs/performance.md, stop 41).
+ * project, and without the ranges the price-per-m² search grew faster than the catalogue. The ranges
+ * are made the first time a snapshot is asked a per-area bound. 64 ranges rather than 32: a bound
+ * falls inside a narrower range, so fewer projects are left to walk (docs/performance.md, "Per-project
+ * price ranges").
  */
 
 /** 32-bit words of ranges per project and bucket (unit-matcher.ts reads two). */

@@ -185,9 +185,9 @@ export function nearbyBlock(nearby: ProjectNearby, p: number, options: NearbyOpt
 /**
  * `source` written whole into `block` at `offset`; the offset after it. TypedArray#set, not Buffer#copy:
  * a full detail writes ~4 pieces per link (~7,000 for a central project of L), and Buffer#copy's own
- * checks and arguments cost as much as the bytes (writing a 2.4 MB block: 367 -> 195-212 µs in a probe;
- * docs/performance.md, stop 48). A piece that does not fit throws a RangeError (Buffer#copy cut it
- * short): the sizes are counted first, and the check after the writing catches a count too large.
+ * checks and arguments cost as much as the bytes (docs/performance.md, "Nearby block read on demand").
+ * A piece that does not fit throws a RangeError (Buffer#copy would cut it short): the sizes are
+ * counted first, and the check after the writing catches a count too large.
  */
 function put(block: Buffer, source: Buffer, offset: number): number {
   block.set(source, offset);

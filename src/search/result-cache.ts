@@ -20,7 +20,7 @@ import { perObject } from '../lib/per-object.js';
  * amenities radius. Paging (limit, offset) is not in the key: it is applied to the cached list.
  *
  * Measured (docs/performance.md, "Search result cache"): on L, a cached search costs the HTTP
- * request and the page's items; a search seen for the first time costs the full pass, as before.
+ * request and the page's items; a search seen for the first time costs the full pass.
  * Bounded by entries and bytes, least recently used first out; a result is kept from the second time
  * its search is asked (see `seen`).
  */

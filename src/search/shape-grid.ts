@@ -5,8 +5,8 @@ import type { LatitudeBand } from './box-filter.js';
 /*
  * A drawn shape's test for many points: a grid of SIDE x SIDE cells over the shape's box answers most
  * points with one read, and the exact test (geo.ts's shapeTest, the rule the SQL states) answers the
- * rest. At 20,000 projects the bench's 50-vertex star walked its edges for ~3,500 projects a search,
- * ~85 ns each (docs/performance.md, stop 44).
+ * rest, where the edge walk for every point of the shape's box was the search's largest cost at scale
+ * (docs/performance.md, "Box and drawn-shape filters").
  *
  * Why a cell's answer holds for every point in it: a cell is marked EDGE when any edge's box, widened
  * by MARGIN degrees, reaches it, found with the same index function the points use (monotonic in the
@@ -50,8 +50,8 @@ export interface ShapeGrid {
    * outside the shape, as geo.ts's shapeTest answers, per set byte. The mask must hold no project outside the shape's box (the
    * box's filter has run) and the band must be the box's latitudes: the band's projects are read in
    * latitude order, their coordinates front to back, where a pass by index read two coordinates at
-   * random per project left (at 20,000 projects, outside the processor's nearest caches: the star +
-   * typical search 0.26 -> 0.19 ms, docs/performance.md, stop 45).
+   * random per project left (at scale, outside the processor's nearest caches; docs/performance.md,
+   * "Box and drawn-shape filters").
    */
   keepInside(mask: Uint8Array, band: LatitudeBand): void;
 }

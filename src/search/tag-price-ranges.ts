@@ -13,13 +13,13 @@ import type { Snapshot } from './snapshot.js';
  *   one of them has a match when the tag and the window are the only unit-level filters.
  * - `possible`: the ranges of which a price may be in the window. A project with no unit of a wanted
  *   tag in one has no match.
- * The rest are walked as before (unit-matcher.ts, from the tag's posting list by price). Without
+ * The rest are walked (unit-matcher.ts, from the tag's posting list by price). Without
  * `currency=` only (the window then depends on each project's currency).
  *
  * Why: deciding a project from its posting list reads the list's bounds, a binary search of its
- * prices and the summary's cells (a cache miss each on 4×L's 934,000 units), where this is one read;
- * the search grew 6× for 4× the catalogue (docs/performance.md, stop 41). Made the first time a
- * snapshot is asked a tag with a price (~70 ms and 1.4 MB at 4×L, 18 tags).
+ * prices and the summary's cells (a cache miss each once the units outgrow the processor's caches),
+ * where this is one read; without it the search grew faster than the catalogue (docs/performance.md,
+ * "Per-project price ranges"). Made the first time a snapshot is asked a tag with a price.
  */
 
 const RANGES = 32;

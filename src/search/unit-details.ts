@@ -18,9 +18,9 @@ import type { UnitModelRow } from '../queries/units.js';
  * src/search/find-unit.ts joins the texts per request and fills in the key-dependent price.
  *
  * Pages are made when a unit of the project is asked and kept with the snapshot, bounded
- * (src/http/unit-detail-body.ts): the whole catalogue's would cost every snapshot build ~1 s and
- * ~26 MB on L, ~4 s and ~100 MB at 4×L (docs/performance.md, stop 33), for units most of which are
- * never asked between two imports.
+ * (src/http/unit-detail-body.ts): the whole catalogue's would cost every snapshot build seconds and
+ * tens of MB at scale (docs/performance.md, "Unit pages read per project"), for units most of which
+ * are never asked between two imports.
  *
  * Every text is written by the route's own serializer (schemaSerializer) from the rows the SQL path
  * reads with the same expressions (src/queries/unit-details.ts), so the answer is the SQL path's byte
@@ -114,8 +114,8 @@ export function buildUnitDetails(rows: UnitPageRows, links: LinkBuilder, intern:
 /**
  * The text, made flat for keeping. The serializer writes by concatenation, and V8 keeps such a text
  * as a tree of its pieces until something flattens it (writing it to a socket does, in place): the
- * warm-up makes pages most of which are never sent, so their project parts stayed trees, ~2.5x the
- * flat size (2,000 pages of L: 35 MB of heap, 21 MB flat; docs/performance.md, stop 46). Reading a
+ * warm-up makes pages most of which are never sent, so their project parts would stay trees, well
+ * above the flat size (docs/performance.md, "Unit pages read per project"). Reading a
  * text as a number makes V8 flatten it in place (the `flatstr` idiom pino used); the pieces are
  * then garbage. test/unit-page-memory.test.ts holds a page to the bytes it is counted for.
  */

@@ -89,8 +89,8 @@ export class UnitMatcher {
    * Which ends the price window has: a cell's bound for an absent end is not read (a window with one
    * bound, the common `price_max` alone, then reads half the summary: each read is a likely cache miss).
    * The test `(!hasHigh || min <= high) && (!hasLow || max >= low)` is written out at its four uses, on
-   * bounds copied to locals: a method reading them from `this` cost the six-facet pass 5 % (0.361 ->
-   * 0.378 ms on L, old and new alternated twice, 2026-11-25).
+   * bounds copied to locals: a method reading them from `this` cost the six-facet pass 5 %
+   * (docs/performance.md, "Facet counts").
    */
   private readonly hasLow: boolean;
   private readonly hasHigh: boolean;
@@ -356,7 +356,7 @@ export class UnitMatcher {
    * With `currency=`: the window and conversion of p's currency, called when it is not the one set
    * last (three in four neighbouring projects share one on L with 25 % foreign). The callers test that
    * inline: the call per project cost more than the test, and setting the window for every project
-   * without a test measured slower still (docs/performance.md, stop 32).
+   * without a test measured slower still (docs/performance.md, "Display currency window").
    */
   private forProject(p: number): void {
     const k = this.currencyIndex[p];
@@ -372,9 +372,8 @@ export class UnitMatcher {
    * its lowest (highest) price meets the bound, and a status when the cell of a wanted bucket and that
    * status does: a fixed set of reads with no test of which cells are present, since an empty cell's
    * bound is NaN and fails the test as it should (as does a cell of unpriced units, which a price bound
-   * excludes). Branch-free, where the walk of the present cells branched on data at every cell: on L,
-   * withMatch over the 5,000 projects 0.18 -> 0.10 ms, the bench's six-facet search 0.367 -> 0.31 ms
-   * (old and new alternated twice, 2026-11-25).
+   * excludes). Branch-free, where a walk of the present cells branches on data at every cell
+   * (docs/performance.md, "Facet counts").
    */
   private facetBitsByBounds(p: number): number {
     const { count, bucketMin, bucketMax, cellMin, cellMax } = this.snapshot.projects.unitSummary;

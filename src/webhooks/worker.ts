@@ -44,9 +44,8 @@ export const leaseMs = (timeoutMs: number) => timeoutMs * 2 + 5_000;
 /**
  * Outcomes written at once by one worker: half the pool, as for applications. Attempts end in bursts
  * (a refusing endpoint fails 16 in a millisecond); without a cap their writes queued in the pool
- * ahead of the requests' reads (10,000 pending deliveries of a down endpoint took 40 % of
- * GET /units/{id}'s throughput); with only 2, outcomes at 200 events/s on a loaded machine could not
- * be written as fast as they came (docs/performance.md, Webhooks).
+ * ahead of the requests' reads; with only 2, outcomes at 200 events/s on a loaded machine could not
+ * be written as fast as they came (docs/performance.md, "Webhooks").
  */
 const outcomeWrites = (database: Database) => halfThePool(database.poolSize);
 

@@ -8,8 +8,8 @@ import { readPost } from './streamable-http.js';
  * The part of POST /mcp that needs the MCP SDK: the transport's checks of a posted message, and one
  * MCP server connected to a RequestTransport that answers it. http-endpoint.ts loads this module on
  * the first POST /mcp, so a process no client asks over MCP never loads the SDK and its schemas (with
- * ioredis, also loaded on demand: ~10 MB of RSS and ~17 MB of heap at start-up; docs/performance.md,
- * stop 48). The first POST, refused by the transport's checks or not, waits for the load (~0.2 s).
+ * ioredis, also loaded on demand; docs/performance.md, "Libraries loaded on demand"). The first POST,
+ * refused by the transport's checks or not, waits for the load.
  */
 
 /** What the route sends: a status, and a JSON text or no body. */

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
  * JSON.stringify that takes the JSON text of some objects as it was prepared elsewhere. A search's page
  * of items is the REST answer's prepared JSON text, parsed for the tool's structured content
  * (catalogue.ts); serializing those objects again for every MCP answer was the largest cost an MCP
- * search had over the REST one (docs/performance.md). Node 20 has no JSON.rawJSON, so a prepared value
- * is written as a placeholder string and its text put in place of that string afterwards. The
+ * search had over the REST one (docs/performance.md, "MCP: one server, prepared item JSON"). Node 20
+ * has no JSON.rawJSON, so a prepared value is written as a placeholder string and its text put in
+ * place of that string afterwards. The
  * placeholder carries a random nonce made at start: no string of a request or of the catalogue can
  * be mistaken for it.
  *
