@@ -83,7 +83,7 @@ describe.each(drivers)('MCP endpoint, HTTP handling (%s)', (driver) => {
 
     const nameless = await post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { arguments: {} } });
     expect(nameless.status).toBe(200);
-    expect(nameless.body).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32603 } });
+    expect(nameless.body).toEqual({ jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'Invalid params: params.name is required' } });
 
     expect((await post({ jsonrpc: '2.0', id: 4, method: 'ping' })).body).toEqual({ jsonrpc: '2.0', id: 4, result: {} });
   });

@@ -125,6 +125,30 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
       }
     });
 
+    it('malformed tools/call params: -32602 Invalid params naming the member, not an internal error', async () => {
+      const call = async (params: unknown) => {
+        const res = await fetch(new URL('/mcp', baseUrl), {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params }),
+        });
+        expect(res.status).toBe(200);
+        return ((await res.json()) as any).error;
+      };
+      expect(await call({ name: 'search_projects', arguments: 'bedrooms=2' })).toEqual({ code: -32602, message: 'Invalid params: params.arguments must be an object' });
+      expect(await call({ name: 'search_projects', arguments: [2] })).toEqual({ code: -32602, message: 'Invalid params: params.arguments must be an object' });
+      expect(await call({ arguments: {} })).toEqual({ code: -32602, message: 'Invalid params: params.name is required' });
+      expect(await call({ name: 7 })).toEqual({ code: -32602, message: 'Invalid params: params.name must be a string' });
+      expect(await call({ name: 'no_such_tool' })).toEqual({ code: -32602, message: expect.stringContaining('unknown tool: no_such_tool') });
+      // Another method's params, through the same check.
+      const read = await fetch(new URL('/mcp', baseUrl), {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'resources/read', params: {} }),
+      });
+      expect(((await read.json()) as any).error).toEqual({ code: -32602, message: 'Invalid params: params.uri is required' });
+    });
+
     it('answers GET and DELETE with 405 (no sessions, no server stream)', async () => {
       for (const method of ['GET', 'DELETE']) {
         const res = await fetch(new URL('/mcp', baseUrl), { method, headers: { 'x-api-key': key, accept: 'text/event-stream' } });
@@ -239,6 +263,38 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
       }
     });
 
+    it('currency: an unknown or malformed code is a tool error with the API\u2019s message; prices and price bounds in USD as GET /projects', async () => {
+      for (const currency of ['XYZ', 'usd', 'US']) {
+        const result = await callTool(client, 'search_projects', { currency });
+        const viaRest = await rest(key, `/projects?currency=${currency}`);
+        expect(viaRest.status, currency).toBe(400);
+        expect(result.isError, currency).toBe(true);
+        expect(textOf(result)).toBe(viaRest.json.message);
+        if (currency === 'XYZ') expect(textOf(result)).toBe('currency XYZ has no exchange rate: use AED or a currency of GET /currencies');
+      }
+      const all = (await rest(key, '/projects?currency=USD&limit=100&sort=price_from')).json.data;
+      const priced = all.items.filter((item: { price_from: number | null }) => item.price_from !== null);
+      // A bound between the USD prices: some projects under it, some over it.
+      const bound = Math.round(priced[Math.floor(priced.length / 2)].price_from);
+      const query = { currency: 'USD', price_max: bound, sort: 'price_from', limit: 50 };
+      const viaRest = await rest(key, `/projects?currency=USD&price_max=${bound}&sort=price_from&limit=50`);
+      expect(viaRest.json.data.total).toBeGreaterThan(0);
+      expect(viaRest.json.data.total).toBeLessThan(all.total);
+      const result = await callTool(client, 'search_projects', query);
+      expect(result.structuredContent).toEqual(viaRest.json.data);
+      // The bound is taken in USD: the same figure in each project's own currency finds other projects.
+      const inOwn = (await callTool(client, 'search_projects', { price_max: bound, sort: 'price_from', limit: 50 })).structuredContent as any;
+      expect(inOwn.total).not.toBe(viaRest.json.data.total);
+      const text = textOf(result);
+      expect(text).toContain('Prices are the agency\u2019s in USD.');
+      for (const item of viaRest.json.data.items) {
+        expect(item.currency).toBe('USD');
+        const line = text.split('\n').find((entry) => entry.startsWith(`- [project ${item.id}]`))!;
+        expect(line).toContain(item.price_from === null ? 'price on request' : `from USD ${item.price_from.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+      }
+      expect(text).not.toMatch(/\bAED \d/);
+    });
+
     it('differential: the same visibility and prices as GET /projects for the same key, over random searches and price vectors', async () => {
       await fc.assert(
         fc.asyncProperty(scenarioArb(catalogue).filter((scenario) => !scenario.withRadius), fc.constantFrom(...['', 'bedrooms,developer,unit_types', 'statuses,area']), async (scenario, facets) => {
@@ -314,14 +370,50 @@ describe.each(drivers)('MCP endpoint (%s)', (driver) => {
       expect(textOf(await callTool(client, 'get_project_contacts', { project_id: hidden }))).toBe('project not found');
       const hiddenUnit = units.find((unit) => unit.project_id === hidden)!;
       expect(textOf(await callTool(client, 'get_unit', { unit_id: hiddenUnit.id }))).toBe('unit not found');
-      for (const bad of [0, -1, 'x']) {
-        const result = await callTool(client, 'get_project', { project_id: bad });
-        expect(result.isError).toBe(true);
-        expect(textOf(result)).toBe('id must be a positive integer');
+      // Arguments are named as the tool's input schema names them, in the REST path's wording.
+      for (const bad of [0, -1, 'x', 1.5]) {
+        for (const [tool, name] of [['get_project', 'project_id'], ['get_project_contacts', 'project_id'], ['get_unit', 'unit_id'], ['submit_application', 'unit_id']] as const) {
+          const result = await callTool(client, tool, { [name]: bad, ...(tool === 'submit_application' && { idempotency_key: randomUUID(), client: { first_name: 'A', email: 'a@example.com' } }) });
+          expect(result.isError, `${tool} ${String(bad)}`).toBe(true);
+          expect(textOf(result), `${tool} ${String(bad)}`).toBe(`${name} must be a positive integer`);
+        }
       }
+      expect(textOf(await callTool(client, 'get_project', {}))).toBe('project_id is required');
+      expect(textOf(await callTool(client, 'get_unit', {}))).toBe('unit_id is required');
+      expect(textOf(await callTool(client, 'get_unit', { unit_id: units[0].id, id: 1 }))).toBe('unknown query parameter: id');
       // A positive integer beyond storage names no record, as over HTTP.
       expect(textOf(await callTool(client, 'get_project', { project_id: 2 ** 31 }))).toBe('project not found');
       expect(textOf(await callTool(client, 'get_unit', { unit_id: 2 ** 31 }))).toBe('unit not found');
+    });
+
+    it('get_project and get_unit take `currency` as REST does and name the currency beside every price', async () => {
+      const unit = await t.db.selectFrom('units').select(['id', 'project_id']).where('project_id', 'in', visible).where('price', 'is not', null).orderBy('id').executeTakeFirstOrThrow();
+      for (const currency of [undefined, 'USD', 'EUR']) {
+        const query = currency ? `?currency=${currency}` : '';
+        const project = await callTool(client, 'get_project', { project_id: unit.project_id, ...(currency && { currency }) });
+        const projectRest = await rest(key, `/projects/${unit.project_id}${query}`);
+        expect(project.structuredContent, query).toEqual(projectRest.json.data);
+        const shown = currency ?? projectRest.json.data.cost.currency;
+        const projectText = textOf(project);
+        for (const priced of projectRest.json.data.units.filter((row: { price: number | null }) => row.price !== null).slice(0, 30)) {
+          const line = projectText.split('\n').find((entry) => entry.startsWith(`- [unit ${priced.id}]`))!;
+          expect(line, query).toContain(`${shown} ${priced.price.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+        }
+        const got = await callTool(client, 'get_unit', { unit_id: unit.id, ...(currency && { currency }) });
+        const unitRest = await rest(key, `/units/${unit.id}${query}`);
+        expect(got.structuredContent, query).toEqual(unitRest.json.data);
+        expect(textOf(got), query).toContain(`Price: ${shown} ${unitRest.json.data.price.toLocaleString('en-US', { maximumFractionDigits: 2 })}`);
+      }
+      for (const [tool, args, url] of [
+        ['get_project', { project_id: unit.project_id, currency: 'XYZ' }, `/projects/${unit.project_id}?currency=XYZ`],
+        ['get_unit', { unit_id: unit.id, currency: 'XYZ' }, `/units/${unit.id}?currency=XYZ`],
+        ['get_unit', { unit_id: unit.id, currency: 'usd' }, `/units/${unit.id}?currency=usd`],
+      ] as const) {
+        const viaRest = await rest(key, url);
+        expect(viaRest.status, url).toBe(400);
+        const result = await callTool(client, tool, args);
+        expect(result.structuredContent, url).toEqual({ status: 'error', http_status: 400, message: viaRest.json.message });
+      }
     });
 
     it('get_unit and get_project_contacts digests name the unit and the staff', async () => {

@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { CatalogueClient } from '../sdk/src/index.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { oneUnitCatalogue } from './helpers/fixtures.js';
+import { callTool, listen, mcpClient } from './helpers/mcp.js';
 
 /*
  * The request log (src/http/request-log.ts): at `info` one JSON line per request, at most 300 bytes,
@@ -131,5 +134,41 @@ describe.each(drivers)('request log (%s)', (driver) => {
     expect(text).not.toContain(key);
     expect(text).not.toContain('secret-cookie');
     for (const personal of PII) expect(text).not.toContain(personal);
+  });
+
+  it('at debug, no door logs the end client\u2019s data nor the free-text message: REST, MCP submit_application, the SDK', async () => {
+    const { app, lines } = await logging('debug');
+    const note = 'Call me after six about the sea view';
+    const doors: Record<string, { client: typeof client; message: string }> = {};
+    for (const door of ['rest', 'mcp', 'sdk']) doors[door] = { client: { ...client, email: `${door}.${client.email}` }, message: `${note} (${door})` };
+    try {
+      const baseUrl = await listen(app);
+      const rest = await app.inject({
+        method: 'POST',
+        url: '/units/1000/applications',
+        headers: { 'x-api-key': key, 'content-type': 'application/json', 'x-request-id': 'door-rest' },
+        payload: JSON.stringify(doors.rest),
+      });
+      expect(rest.statusCode).toBe(201);
+      const mcp = await mcpClient(baseUrl, { 'X-API-Key': key });
+      try {
+        const result = await callTool(mcp, 'submit_application', { unit_id: 1000, idempotency_key: randomUUID(), ...doors.mcp });
+        expect(result.isError).toBeFalsy();
+      } finally {
+        await mcp.close();
+      }
+      const sdk = new CatalogueClient({ baseUrl, apiKey: key });
+      await sdk.submitApplication(1000, doors.sdk, { idempotencyKey: randomUUID() });
+    } finally {
+      await app.close();
+    }
+    // Each door was logged at debug (its body line, redacted), so the absence below is a finding.
+    const bodies = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request body' && line.body && typeof line.body === 'object');
+    expect(bodies.some((line) => line.body.client === '[redacted]' && line.body.message === '[redacted]')).toBe(true);
+    expect(bodies.some((line) => line.body.params?.arguments?.client === '[redacted]' && line.body.params.arguments.message === '[redacted]')).toBe(true);
+    const text = lines.join('\n');
+    for (const { client: sent, message } of Object.values(doors)) {
+      for (const personal of [sent.first_name, sent.last_name, sent.email, '765 4321', '7654321', message, note]) expect(text).not.toContain(personal);
+    }
   });
 });

@@ -77,6 +77,9 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Where a logged request body carries the end client's data: an application (REST) and submit_application's arguments (MCP). */
+const CLIENT_DATA_PATHS = ['client', 'message'].flatMap((field) => [`body.${field}`, `body.params.arguments.${field}`]);
+
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { database, config } = options;
   const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
@@ -93,8 +96,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
               req: (req) => ({ method: req.method, url: req.url, remoteAddress: req.ip, headers: req.headers }),
             },
             // Keys are secrets and the end client's data is personal: headers and bodies are only logged
-            // at debug (request-log.ts), and even then with the key headers and the client censored.
-            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', 'body.client'], censor: '[redacted]' },
+            // at debug (request-log.ts), and even then with the key headers, the client and the free-text
+            // message censored, in an application's body (REST) and in a tool's arguments (MCP).
+            redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', ...CLIENT_DATA_PATHS], censor: '[redacted]' },
           },
     // A request arriving on a kept-alive connection while the server closes is served, not answered
     // Fastify's bare 503: the drain (src/server.ts) already told the load balancer to stop sending.

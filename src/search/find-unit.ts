@@ -23,6 +23,12 @@ export function visibleUnitIndex(snapshot: Snapshot, scope: ReadScope, unitId: n
   return visibleScope(snapshot, scope.contracted_developer_ids).visible[snapshot.units.project[k]] === 1 ? k : -1;
 }
 
+/** The currency of the project of the unit at index k (its own, before any `currency=`). */
+export function unitProjectCurrency(snapshot: Snapshot, k: number): string {
+  const { projects, units } = snapshot;
+  return projects.currencies[projects.currencyIndex[units.project[k]]];
+}
+
 interface UnitContext {
   details: UnitDetails;
   snapshot: Snapshot;

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import { ApplicationRejected, type ApplicationRequest } from '../../domain/application-merge.js';
-import { parseProjectsQuery } from '../../contract/projects-query.js';
 import type { AppDeps } from '../deps.js';
 import type { ProjectContactsData } from '../company-contacts.js';
 export type { ProjectContactsData };
 import { requireLiveAuthor, type AuthContext } from '../auth.js';
 import { messages } from '../../domain/error-catalogue.js';
 import { applicationRejected, notFound } from '../errors.js';
+import { projectDetailBody, projectDetailRead, searchProjects, unitBody, unitRead, type ProjectDetailArgs, type UnitArgs } from '../catalogue-reads.js';
 import { toProjectDetail } from '../presenters/project-detail.js';
 import { toUnitModel } from '../presenters/units.js';
 import type { ApplicationResponse } from '../../contract/schemas/applications.js';
@@ -14,8 +14,7 @@ import type { NearbyFacilities, ProjectListItem, ProjectsPageSchema, ProjectsQue
 import type { Developer } from '../../contract/schemas/reference.js';
 import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-names.js';
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
-import { findProjects } from '../../search/find-projects.js';
-import { visibleUnitIndex } from '../../search/find-unit.js';
+import { unitProjectCurrency } from '../../search/find-unit.js';
 import { reuseNow } from '../large-bodies.js';
 import { jsonBody } from '../raw-json.js';
 import { derivedOnce } from '../../search/result-cache.js';
@@ -34,6 +33,12 @@ import type { ReferenceItem, ReferenceListName } from './reference-lists.js';
 export type ProjectsPage = Static<typeof ProjectsPageSchema>;
 export type ProjectDetailData = Omit<ReturnType<typeof toProjectDetail>, 'nearby_facilities'> & { nearby_facilities: Static<typeof NearbyFacilities> };
 export type UnitData = ReturnType<typeof toUnitModel>;
+export interface UnitAnswer {
+  /** The REST answer's data. */
+  data: UnitData;
+  /** The currency of its price: the one asked for, or the project's own (which the answer names only with `currency`). */
+  currency: string;
+}
 export interface ApplicationOutcomeData {
   /** The REST 201's data: the full answer, or the private one for a key with private applications. */
   data: ApplicationResponse;
@@ -43,8 +48,8 @@ export interface ApplicationOutcomeData {
 
 export interface Catalogue {
   searchProjects(query: ProjectsQuery): Promise<ProjectsPage>;
-  getProject(id: number): Promise<ProjectDetailData>;
-  getUnit(id: number): Promise<UnitData>;
+  getProject(id: number, query: ProjectDetailArgs): Promise<ProjectDetailData>;
+  getUnit(id: number, query: UnitArgs): Promise<UnitAnswer>;
   getProjectContacts(id: number): Promise<ProjectContactsData>;
   listReference(list: ReferenceListName): Promise<ReferenceItem[]>;
   submitApplication(unitId: number, body: ApplicationRequest, idempotencyKey: string): Promise<ApplicationOutcomeData>;
@@ -53,7 +58,6 @@ export interface Catalogue {
 export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue {
   const { database, config, search, applications, details } = deps;
   const { db } = database;
-  const context = { amenitiesRadiusM: config.amenitiesRadiusM };
 
   /*
    * Project types and development statuses: every code GET /project-types or GET /development-statuses
@@ -62,8 +66,7 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
    * a null name, since the filter takes it too.
    */
   async function namedCodes(facet: 'unit_types' | 'development_status', named: { id: number; name: string }[]): Promise<ReferenceItem[]> {
-    const page = parseProjectsQuery({ facets: facet, limit: 1 });
-    const found = findProjects(await search.latest(), auth, page, context);
+    const { found } = await searchProjects(deps, auth, { facets: facet, limit: 1 });
     const counts = new Map(((found.facets?.[facet] ?? []) as { value: number; count: number }[]).map(({ value, count }) => [value, count]));
     const items: ReferenceItem[] = named.map(({ id, name }) => ({ id, name, projects: counts.get(id) ?? 0 }));
     const namedIds = new Set(named.map(({ id }) => id));
@@ -73,37 +76,32 @@ export function inServiceCatalogue(deps: AppDeps, auth: AuthContext): Catalogue 
 
   return {
     async searchProjects(query) {
-      // A filter it cannot understand throws FilterError, which toolError maps like the app's error handler.
-      const page = parseProjectsQuery(query);
-      const found = findProjects(await search.latest(), auth, page, context);
-      // Parsed once per page of a kept result (result-cache.ts): structured content is objects, which
-      // the answer writes as the prepared text they were parsed from (prepared-json.ts).
+      const { page, found } = await searchProjects(deps, auth, query);
+      // Parsed once per page of a kept result (result-cache.ts; its key holds the scope, prices, currency
+      // and filters): structured content is objects, which the answer writes as the prepared text they
+      // were parsed from (prepared-json.ts).
       return derivedOnce(found.kept, `mcp page ${page.offset} ${page.limit} ${page.match}`, () => {
         const items = withPreparedJson(JSON.parse(found.items) as ProjectListItem[], found.items);
         return { total: found.total, ...(found.facets && { facets: found.facets }), items } satisfies ProjectsPage;
       });
     },
 
-    // The details as GET /projects/{id} and GET /units/{id} make them, on the same snapshot (its kept
-    // parts; the SQL path's answer while the database is ahead of it), parsed back into objects.
-    async getProject(id) {
-      const snapshot = await search.latest();
-      const request = { projectId: id, scope: auth, fields: undefined, nearby: { amenitiesRadiusM: config.amenitiesRadiusM } };
-      const body = await details.projects.parts(snapshot, request);
-      if (!body) throw notFound(messages.projectNotFound);
+    // The details as GET /projects/{id} and GET /units/{id} make them (the same reads, the same bodies),
+    // parsed back into objects.
+    async getProject(id, query) {
+      const body = await projectDetailBody(deps, await projectDetailRead(deps, auth, id, query));
       const bytes = jsonBody(body.parts);
       const { data } = JSON.parse(bytes.toString('utf8')) as { data: ProjectDetailData };
       reuseNow(bytes);
       return data;
     },
 
-    async getUnit(id) {
-      const snapshot = await search.latest();
-      const k = visibleUnitIndex(snapshot, auth, id);
-      if (k < 0) throw notFound(messages.unitNotFound);
-      const body = await details.units.body(snapshot, { unitId: id, k, scope: auth, fields: undefined });
-      if (!body) throw notFound(messages.unitNotFound);
-      return (JSON.parse(body.parts.join('')) as { data: UnitData }).data;
+    async getUnit(id, query) {
+      const read = await unitRead(deps, auth, id, query);
+      const body = await unitBody(deps, read);
+      const { data } = JSON.parse(body.parts.join('')) as { data: UnitData };
+      // The answer names its price's currency only with `currency`; without, it is the project's own.
+      return { data, currency: data.currency ?? unitProjectCurrency(read.snapshot, read.request.k) };
     },
 
     async getProjectContacts(id) {

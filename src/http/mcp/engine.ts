@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { stringifyPrepared } from './prepared-json.js';
 import { RequestTransport } from './request-transport.js';
-import { createMcpServer, type McpLog, type McpRequestContext } from './server.js';
+import { createMcpServer, invalidParamsAnswer, type McpLog, type McpRequestContext } from './server.js';
 import { readPost } from './streamable-http.js';
 
 /*
@@ -34,7 +34,7 @@ export async function startMcpEngine(log: McpLog): Promise<McpEngine> {
       const posted = readPost(headers, body);
       if (posted.kind === 'refused') return { status: posted.status, text: JSON.stringify(posted.body) };
       if (posted.kind === 'accepted') return { status: 202 };
-      const answer = await transport.request(posted.message, context(), { requestInfo: { headers } });
+      const answer = invalidParamsAnswer(posted.message) ?? (await transport.request(posted.message, context(), { requestInfo: { headers } }));
       return { status: 200, text: stringifyPrepared(answer) };
     },
     close: () => mcp.close(),

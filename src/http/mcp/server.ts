@@ -3,12 +3,16 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  PingRequestSchema,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isUnavailable } from '../../db/errors.js';
@@ -124,6 +128,49 @@ export function createMcpServer(contextOf: (requestId: RequestId) => McpRequestC
   });
 
   return mcp;
+}
+
+/*
+ * The SDK checks a request's params with its schema before the handler runs, and a failure reaches the
+ * client as -32603 "Internal error" with the schema library's report as the message. The params of the
+ * methods this server answers are checked here first, with the same schemas, and a failure is -32602
+ * Invalid params naming the member (e.g. "params.arguments must be an object").
+ */
+const REQUEST_SCHEMAS = new Map<string, { safeParse(value: unknown): { success: boolean; error?: { issues: ParamsIssue[] } } }>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+  ['resources/list', ListResourcesRequestSchema],
+  ['resources/read', ReadResourceRequestSchema],
+  ['prompts/list', ListPromptsRequestSchema],
+  ['prompts/get', GetPromptRequestSchema],
+]);
+
+interface ParamsIssue {
+  code: string;
+  path: PropertyKey[];
+  expected?: string;
+  message: string;
+}
+
+const EXPECTED: Record<string, string> = { record: 'an object', object: 'an object', string: 'a string', number: 'a number', boolean: 'a boolean', array: 'an array' };
+
+/** The -32602 answer to a request whose params its method's schema refuses; undefined when they pass (or the method is unknown: the SDK answers that). */
+export function invalidParamsAnswer(request: JSONRPCRequest): JSONRPCResponse | undefined {
+  const schema = REQUEST_SCHEMAS.get(request.method);
+  const checked = schema?.safeParse({ method: request.method, params: request.params });
+  const issue = checked && !checked.success ? checked.error?.issues[0] : undefined;
+  if (!issue) return undefined;
+  const path = issue.path.map(String).join('.');
+  const value = issue.path.reduce<unknown>((at, key) => (at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined), request);
+  const problem =
+    issue.code === 'invalid_type'
+      ? value === undefined
+        ? `${path} is required`
+        : `${path} must be ${EXPECTED[issue.expected ?? ''] ?? issue.expected}`
+      : `${path} is invalid (${issue.message})`;
+  return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${problem}` } };
 }
 
 /*

@@ -30,7 +30,7 @@ export function searchText(page: ProjectsPage, query: ProjectsQuery, unitLevel =
   const lines = [
     page.total === 0
       ? 'No project matches these filters.'
-      : `${page.total} project${page.total === 1 ? '' : 's'} match; ${page.items.length ? `showing ${offset + 1}\u2013${offset + page.items.length}` : 'none on this page'} (sort: ${query.sort ?? 'name'}). Prices are the agency\u2019s.`,
+      : `${page.total} project${page.total === 1 ? '' : 's'} match; ${page.items.length ? `showing ${offset + 1}\u2013${offset + page.items.length}` : 'none on this page'} (sort: ${query.sort ?? 'name'}). Prices are the agency\u2019s${query.currency ? ` in ${query.currency}` : ''}.`,
   ];
   for (const item of page.items) {
     const plan = item.payment_plans.length ? `; plan ${item.payment_plans.map((part) => `${part.percent}%`).join('/')}` : '';
@@ -89,13 +89,14 @@ function facilityName(facility: Record<string, unknown>): string {
   return String(facility.source_id ?? 'facility');
 }
 
-export function unitText(unit: UnitData): string {
+/** `currency`: the currency of the unit's price (the answer names it only when one was asked for). */
+export function unitText(unit: UnitData, currency: string): string {
   const { project } = unit;
   const tags = unit.preferences.map((link) => link.preference.name);
   return [
     `[unit ${unit.id}] no. ${unit.unit_number} in [project ${project.id}] ${project.name} by ${project.company.CompanyName}`,
     `${bedrooms(unit.bedrooms)}, ${amount(unit.unit_area)} m², floor ${unit.floor}, parking ${unit.parking}, ${FURNISHING[unit.furnishing] ?? unit.furnishing}, ${UNIT_STATUS[unit.status] ?? unit.status}`,
-    `Price: ${unit.price === null ? 'on request' : amount(unit.price)} (the agency\u2019s price)`,
+    `Price: ${unit.price === null ? 'on request' : `${money(unit.price, currency)} (the agency\u2019s price)`}`,
     ...(project.area ? [`Area: ${project.area.name}, ${project.area.city} (area ${project.area.id})`] : []),
     ...(tags.length ? [`Tags: ${tags.join(', ')}`] : []),
   ].join('\n');

@@ -5,7 +5,8 @@ import { badRequest } from '../errors.js';
 import { ApplicationBody } from '../../contract/schemas/applications.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { parseProjectsQuery } from '../../contract/projects-query.js';
-import { ProjectsQuery } from '../../contract/schemas/projects.js';
+import { ProjectDetailQuery, ProjectsQuery } from '../../contract/schemas/projects.js';
+import { UnitQuery } from '../../contract/schemas/units.js';
 import { compileValidator, type RequestPart } from '../validation.js';
 import type { Catalogue, ProjectsPage } from './catalogue.js';
 import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';
@@ -32,9 +33,14 @@ export interface ToolDefinition {
   run(catalogue: Catalogue, args: Record<string, unknown>): Promise<ToolAnswer>;
 }
 
-const Id = IdParams.properties.id;
-const ProjectIdArgs = Type.Object({ project_id: Type.Integer({ ...Id, description: 'Project id (from search_projects).' }) }, { additionalProperties: false });
-const UnitIdArgs = Type.Object({ unit_id: Type.Integer({ ...Id, description: 'Unit id (from get_project\u2019s units).' }) }, { additionalProperties: false });
+/** An id argument, worded as the REST path's `id` is, under the tool's own name for it. */
+const id = (description: string) => Type.Integer({ ...IdParams.properties.id, 'x-error-message': 'must be a positive integer', description });
+const ProjectId = id('Project id (from search_projects).');
+const UnitId = id('Unit id (from get_project\u2019s units).');
+const ProjectIdArgs = Type.Object({ project_id: ProjectId }, { additionalProperties: false });
+/** The id and the query parameters of GET /projects/{id} the tool takes, checked as the route checks them. */
+const ProjectArgs = Type.Object({ project_id: ProjectId, currency: ProjectDetailQuery.properties.currency }, { additionalProperties: false });
+const UnitArgs = Type.Object({ unit_id: UnitId, currency: UnitQuery.properties.currency }, { additionalProperties: false });
 const ReferenceArgs = Type.Object(
   {
     list: Type.Union(
@@ -49,7 +55,7 @@ const ReferenceArgs = Type.Object(
 );
 const ApplicationTarget = Type.Object(
   {
-    unit_id: Type.Integer({ ...Id, description: 'The unit the client applies for (from get_project\u2019s units or get_unit).' }),
+    unit_id: id('The unit the client applies for (from get_project\u2019s units or get_unit).'),
     idempotency_key: Type.String({
       pattern: IDEMPOTENCY_KEY_PATTERN,
       'x-error-message': 'must be 1 to 255 visible ASCII characters (no spaces)',
@@ -85,7 +91,11 @@ function listsAsText(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 const checkSearch = checker<SearchArgs>(ProjectsQuery, 'querystring');
-const checkId = checker<{ id: number }>(IdParams, 'params');
+// The id and the query parameters of a detail route are one object of arguments, checked as a query
+// string is (numbers given as text are taken), so an error names the argument the tool declares.
+const checkProjectId = checker<Static<typeof ProjectIdArgs>>(ProjectIdArgs, 'querystring');
+const checkProject = checker<Static<typeof ProjectArgs>>(ProjectArgs, 'querystring');
+const checkUnit = checker<Static<typeof UnitArgs>>(UnitArgs, 'querystring');
 const checkReference = checker<{ list: ReferenceListName }>(ReferenceArgs, 'body');
 const checkTarget = checker<Static<typeof ApplicationTarget>>(ApplicationTarget, 'body');
 const checkApplication = checker<ApplicationRequest>(ApplicationBody, 'body');
@@ -100,7 +110,8 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Search projects',
     description:
       'Search the agency\u2019s catalogue of UAE off-plan and ready projects with the filters of GET /projects (all combine with AND). ' +
-      'Prices are in this agency\u2019s own prices (the same figures the agency shows its clients). Unit-level filters (bedrooms, statuses, ' +
+      'Prices are in this agency\u2019s own prices (the same figures the agency shows its clients), in each project\u2019s currency, or with `currency` (e.g. "USD") ' +
+      'all in that currency, price bounds (price_*) included. Unit-level filters (bedrooms, statuses, ' +
       'price_*, size_*, parking_min, unit_preference_ids) must all hold for one and the same unit. List filters take comma-separated ids ' +
       '(e.g. bedrooms "2,3"); get ids of areas, developers, features, amenities, unit tags and project types from list_reference first, never guess them. ' +
       'Use `facets` to see how many projects each value would give (e.g. "bedrooms,area") before narrowing. With unit-level filters, set `match: true`: each project then ' +
@@ -126,12 +137,13 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Project details',
     description:
       'One project in full: description, location, developer, handover, payment plan, media links, its units (id, number, bedrooms, status, ' +
-      'price in the agency\u2019s prices, area in m²), features and amenities, and nearby facilities. Answers "project not found" for a project this key cannot see.',
-    inputSchema: ProjectIdArgs,
+      'price in the agency\u2019s prices, area in m²), features and amenities, and nearby facilities. With `currency` (e.g. "USD", as search_projects takes it), ' +
+      'every price is in that currency. Answers "project not found" for a project this key cannot see.',
+    inputSchema: ProjectArgs,
     annotations: readOnly,
     async run(catalogue, args) {
-      const { id } = checkId({ id: args.project_id });
-      const project = await catalogue.getProject(id);
+      const { project_id: projectId, ...query } = checkProject(args);
+      const project = await catalogue.getProject(projectId, query);
       return { text: projectText(project), structured: project };
     },
   },
@@ -140,13 +152,13 @@ export const TOOLS: ToolDefinition[] = [
     title: 'Unit details',
     description:
       'One unit: number, bedrooms (0 = studio), status, furnishing, floor, parking, price in the agency\u2019s prices, area in m², plan, tags, and its project. ' +
-      'Answers "unit not found" for a unit this key cannot see.',
-    inputSchema: UnitIdArgs,
+      'With `currency` (e.g. "USD"), the price is in that currency. Answers "unit not found" for a unit this key cannot see.',
+    inputSchema: UnitArgs,
     annotations: readOnly,
     async run(catalogue, args) {
-      const { id } = checkId({ id: args.unit_id });
-      const unit = await catalogue.getUnit(id);
-      return { text: unitText(unit), structured: unit };
+      const { unit_id: unitId, ...query } = checkUnit(args);
+      const unit = await catalogue.getUnit(unitId, query);
+      return { text: unitText(unit.data, unit.currency), structured: unit.data };
     },
   },
   {
@@ -156,8 +168,8 @@ export const TOOLS: ToolDefinition[] = [
     inputSchema: ProjectIdArgs,
     annotations: readOnly,
     async run(catalogue, args) {
-      const { id } = checkId({ id: args.project_id });
-      const contacts = await catalogue.getProjectContacts(id);
+      const { project_id: projectId } = checkProjectId(args);
+      const contacts = await catalogue.getProjectContacts(projectId);
       return { text: contactsText(contacts), structured: contacts };
     },
   },
@@ -187,9 +199,8 @@ export const TOOLS: ToolDefinition[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(catalogue, args) {
       const { unit_id: unitId, idempotency_key: idempotencyKey, ...body } = args;
-      checkTarget({ unit_id: unitId, idempotency_key: idempotencyKey });
-      const { id } = checkId({ id: unitId });
-      const outcome = await catalogue.submitApplication(id, checkApplication(body), idempotencyKey as string);
+      const target = checkTarget({ unit_id: unitId, idempotency_key: idempotencyKey });
+      const outcome = await catalogue.submitApplication(target.unit_id, checkApplication(body), target.idempotency_key);
       return { text: applicationText(outcome), structured: { ...outcome.data, replayed: outcome.replayed } };
     },
   },

@@ -2,19 +2,15 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { messages } from '../../domain/error-catalogue.js';
 import { polygonLine } from '../../domain/project-filters.js';
-import { parseProjectsQuery } from '../../contract/projects-query.js';
-import { findProjects } from '../../search/find-projects.js';
 import { derivedOnce } from '../../search/result-cache.js';
-import { flatListJson, isVisibleProject } from '../../search/visibility.js';
+import { flatListJson } from '../../search/visibility.js';
+import { projectDetailBody, projectDetailRead, searchProjects as readProjects } from '../catalogue-reads.js';
 import type { AppDeps } from '../deps.js';
-import { displayCurrencyOf } from '../display-currency.js';
 import { notFound } from '../errors.js';
 import type { HashSlot } from '../http-cache.js';
-import { toProjectDetail } from '../presenters/project-detail.js';
 import { JSON_TYPE, sendSerializedWithRawItems, sendWithRawItems, serializeEnvelope, serializeText } from '../raw-json.js';
-import { parseFields, selectableFields, selectionKey, selectJsonFields } from '../../contract/field-selection.js';
+import { selectionKey, selectJsonFields } from '../../contract/field-selection.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
-import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import {
   FlatProjectList,
@@ -34,19 +30,14 @@ const NoQuery = Type.Object({}, { additionalProperties: false });
 
 const notFoundDescription = { 404: '`project not found`: unknown id, draft or deleted project, or a developer without an approved contract (all alike).' };
 
-export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { config, search, contacts, details }) => {
+export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  const { search, contacts, details } = deps;
   /**
    * GET /projects and its POST form: parse, search the latest snapshot, send the kept envelope with the
    * items. `etag`: the answer gets an ETag (GET and HEAD; a POST answer has none), whose hash is kept.
    */
   async function searchProjects(auth: KeyScope, query: Static<typeof ListProjectsQuery>, reply: FastifyReply, etag: boolean) {
-    // A filter it cannot understand throws FilterError: 400 naming the parameter (src/domain/error-catalogue.ts).
-    const page = parseProjectsQuery(query);
-    const fields = parseFields(query.fields, selectableFields(ProjectListItem));
-    // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-    const snapshot = await search.latest();
-    const display = displayCurrencyOf(query.currency, snapshot.rates);
-    const found = findProjects(snapshot, display ? { ...auth, display } : auth, page, { amenitiesRadiusM: config.amenitiesRadiusM });
+    const { page, fields, found } = await readProjects(deps, auth, query);
     // The items are JSON prepared with the snapshot, passed through as text, into the envelope (total
     // and facets) serialized once per search and kept with its result.
     found.kept.rendered ??= serializeEnvelope(reply, ok({ total: found.total, ...(found.facets && { facets: found.facets }), items: [] }));
@@ -138,21 +129,12 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { c
       },
     },
     async (request, reply) => {
-      const fields = parseFields(request.query.fields, selectableFields(ProjectDetail));
-      const { nearby_limit: limit, nearby: form } = request.query;
-      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-      const snapshot = await search.latest();
-      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
-      const scope = display ? { ...request.auth, display } : request.auth;
-      const detail = { projectId: request.params.id, scope, fields, nearby: { amenitiesRadiusM: config.amenitiesRadiusM, limit, form } };
-      // Everything the body depends on (the key's visibility is checked before anything kept is sent).
-      const key = `/projects/${detail.projectId} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? selectionKey(fields) : ''} ${config.amenitiesRadiusM ?? ''} ${limit ?? ''} ${form ?? ''}`;
-      if (!isVisibleProject(snapshot, scope, detail.projectId)) throw notFound(messages.projectNotFound);
-      const kept = details.bodies.sendKept(request, reply, search, snapshot, 'projects', key);
+      // Everything the body depends on is in the read's key (the key's visibility is checked before anything kept is sent).
+      const read = await projectDetailRead(deps, request.auth, request.params.id, request.query);
+      const kept = details.bodies.sendKept(request, reply, search, read.snapshot, 'projects', read.key);
       if (kept) return kept;
-      const body = await details.projects.parts(snapshot, detail);
-      if (!body) throw notFound(messages.projectNotFound);
-      return details.bodies.sendMade(request, reply, snapshot, 'projects', key, body.parts, body.ofSnapshot);
+      const body = await projectDetailBody(deps, read);
+      return details.bodies.sendMade(request, reply, read.snapshot, 'projects', read.key, body.parts, body.ofSnapshot);
     },
   );
 

@@ -1,16 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../deps.js';
-import { messages } from '../../domain/error-catalogue.js';
-import { displayCurrencyOf } from '../display-currency.js';
-import { notFound } from '../errors.js';
+import { unitBody, unitRead } from '../catalogue-reads.js';
 import { responses, Success } from '../../contract/schemas/envelope.js';
-import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
 import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
-import { parseFields, selectableFields, selectionKey } from '../../contract/field-selection.js';
-import { visibleUnitIndex } from '../../search/find-unit.js';
 
-export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { search, details }) => {
+export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
+  const { search, details } = deps;
   app.get(
     '/units/:id',
     {
@@ -31,20 +27,12 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
       },
     },
     async (request, reply) => {
-      const fields = parseFields(request.query.fields, selectableFields(UnitModel));
-      // One snapshot for the whole request, even if a refresh swaps in another meanwhile.
-      const snapshot = await search.latest();
-      const display = displayCurrencyOf(request.query.currency, snapshot.rates);
-      const scope = display ? { ...request.auth, display } : request.auth;
-      const k = visibleUnitIndex(snapshot, scope, request.params.id);
-      if (k < 0) throw notFound(messages.unitNotFound);
-      // Everything the body depends on (the key's visibility is settled above).
-      const key = `/units/${request.params.id} ${scope.price_vector} ${display?.currency ?? ''} ${fields ? selectionKey(fields) : ''}`;
-      const kept = details.bodies.sendKept(request, reply, search, snapshot, 'units', key);
+      // Everything the body depends on is in the read's key (the key's visibility is settled by the read).
+      const read = await unitRead(deps, request.auth, request.params.id, request.query);
+      const kept = details.bodies.sendKept(request, reply, search, read.snapshot, 'units', read.key);
       if (kept) return kept;
-      const body = await details.units.body(snapshot, { unitId: request.params.id, k, scope, fields });
-      if (!body) throw notFound(messages.unitNotFound);
-      return details.bodies.sendMade(request, reply, snapshot, 'units', key, body.parts, body.ofSnapshot);
+      const body = await unitBody(deps, read);
+      return details.bodies.sendMade(request, reply, read.snapshot, 'units', read.key, body.parts, body.ofSnapshot);
     },
   );
 };
