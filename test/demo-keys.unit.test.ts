@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '../src/domain/api-key.js';
 import { generateDemoBundle } from '../src/demo/demo-bundle.js';
+import { mobileDigits } from '../src/domain/application-merge.js';
+import { operationExamples } from '../src/http/openapi-examples.js';
 
 /*
  * Issue 20, defect 7: no key in a generated bundle may have a secret that can be computed from the
@@ -36,6 +38,25 @@ describe('generated API keys', () => {
     for (const file of await sourceFiles('src')) {
       const text = await readFile(file, 'utf8');
       for (const hex of hexes) expect(text.includes(hex), `${file} holds a generated secret`).toBe(false);
+    }
+  });
+});
+
+describe('safe by default', () => {
+  it('every key of the demo bundle with a domain list answers applications in the private form', () => {
+    const keys = generateDemoBundle().api_keys as { allowed_domains: string[] | null; private_applications?: boolean }[];
+    const browserKeys = keys.filter((key) => key.allowed_domains?.length);
+    expect(browserKeys.length).toBeGreaterThan(0);
+    for (const key of browserKeys) expect(key.private_applications).toBe(true);
+  });
+
+  it('the documented first application is a contact the demo CRM does not hold', () => {
+    const { client } = operationExamples.submitApplication!.requestBody as { client: { email: string; mobile_number: string } };
+    const clients = generateDemoBundle().clients as { email: string | null; mobile_number: string | null }[];
+    expect(clients.length).toBeGreaterThan(0);
+    for (const stored of clients) {
+      expect(stored.email?.toLowerCase()).not.toBe(client.email.toLowerCase());
+      if (stored.mobile_number) expect(mobileDigits(stored.mobile_number)).not.toBe(mobileDigits(client.mobile_number));
     }
   });
 });

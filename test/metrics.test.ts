@@ -98,12 +98,12 @@ describe.each(drivers)('metrics listener (%s)', (driver) => {
   });
 
   it.skipIf(!promtool)('lints clean with promtool check metrics (Prometheus\u2019s conventions)', async () => {
+    // The whole exposition, Node's default process metrics included.
     const text = await (await fetch(metricsUrl)).text();
-    // Ours only: prom-client's default process metrics have names promtool frowns upon (nodejs_active_handles_total, a gauge).
-    const ours = text.split('\n').filter((line) => /^(# (HELP|TYPE) )?catalogue_/.test(line)).join('\n');
-    expect(ours.length).toBeGreaterThan(1000);
+    expect(text).toContain('catalogue_');
+    expect(text).toContain('nodejs_active_handles');
     // Exit code 0 and no complaint (it exits 3 and names the metric otherwise).
-    expect(execFileSync(promtool!, ['check', 'metrics'], { input: `${ours}\n`, encoding: 'utf8' })).toBe('');
+    expect(execFileSync(promtool!, ['check', 'metrics'], { input: text, encoding: 'utf8' })).toBe('');
   });
 
   it('follows Prometheus naming: prefix, base units, _total on counters', async () => {

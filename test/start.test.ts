@@ -114,6 +114,22 @@ describe('npm start', () => {
     }
     expect(unitId).toBeDefined();
 
+    // The printed key answers applications in the private form: a stranger who types the phone number
+    // of a client the demo CRM holds (James Whitfield's) sees only what they sent, never the stored client.
+    const stranger = await fetch(`${base}/units/${unitId}/applications`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client: { first_name: 'Stranger', mobile_number: '+971 50 123 4567' } }),
+    });
+    const strangerBody = await stranger.text();
+    expect(stranger.status, strangerBody).toBe(201);
+    const strangerAnswer = JSON.parse(strangerBody).data;
+    expect(strangerAnswer.client).toMatchObject({ first_name: 'Stranger', mobile_number: '+971 50 123 4567' });
+    expect(strangerAnswer.client).not.toHaveProperty('id');
+    expect(strangerAnswer.client).not.toHaveProperty('created');
+    for (const stored of ['Whitfield', 'james.whitfield', 'jwhitfield']) expect(strangerBody).not.toContain(stored);
+    expect(started.output()).toContain('private answer');
+
     const email = 'shutdown@example.com';
     const inFlight = halfSentPost(`${base}/units/${unitId}/applications`, { 'X-API-Key': key }, { client: { first_name: 'Late', email } });
     await inFlight.sent;

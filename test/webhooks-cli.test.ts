@@ -93,11 +93,11 @@ describe.each(drivers)('webhooks CLI (%s)', (driver) => {
   it('refuses bad URLs, unknown events and unknown ids in one line', async () => {
     const strict = { WEBHOOK_TIMEOUT_MS: '500' };
     const cases: [string[], RegExp, Record<string, string>?][] = [
-      [['webhooks', 'create', '--key', String(keyId), '--url', 'http://hooks.example.com/x'], /^error: bad --url: the URL must be https \(got http\)\n$/, strict],
-      [['webhooks', 'create', '--key', String(keyId), '--url', 'https://127.0.0.1/x'], /^error: bad --url: 127\.0\.0\.1 is not a public address/, strict],
+      [['webhooks', 'create', '--key', String(keyId), '--url', 'http://hooks.example.com/x'], /^error: bad --url: the URL must be https \(got http\); WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the service allows http and private targets \(development only\)\n$/, strict],
+      [['webhooks', 'create', '--key', String(keyId), '--url', 'https://127.0.0.1/x'], /^error: bad --url: 127\.0\.0\.1 is not a public address .*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/, strict],
       [['webhooks', 'create', '--key', String(keyId), '--url', 'https://169.254.169.254/latest'], /not a public address/, strict],
       [['webhooks', 'create', '--key', String(keyId), '--url', 'https://[::1]/x'], /::1 is not a public address/, strict],
-      [['webhooks', 'create', '--key', String(keyId), '--url', 'https://localhost/x'], /localhost is not a public host name/, strict],
+      [['webhooks', 'create', '--key', String(keyId), '--url', 'https://localhost/x'], /localhost is not a public host name; WEBHOOK_ALLOW_PRIVATE_TARGETS=true/, strict],
       [['webhooks', 'create', '--key', String(keyId), '--url', 'not a url'], /is not an absolute URL/],
       [['webhooks', 'create', '--key', String(keyId), '--url', 'https://hooks.example.com/', '--events', 'unit.changed,nope'], /unknown event type nope/],
       [['webhooks', 'create', '--key', '999', '--url', 'https://hooks.example.com/'], /^error: key 999 does not exist\n$/],

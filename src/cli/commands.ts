@@ -25,7 +25,7 @@ const number = (name: string) => (value: string) => {
   return parsed;
 };
 
-/** Printed by `keys create --domains …` without --private-applications: one line, on stderr. */
+/** Printed by `keys create`/`keys update` when a key has domains but not --private-applications: one line, on stderr. */
 export const PRIVATE_APPLICATIONS_ADVICE =
   'note: a key with a domain list sits in web pages, where anyone can apply with any phone number or e-mail; add --private-applications (keys update ID --private-applications) so that the answer never shows a stored client';
 
@@ -41,6 +41,10 @@ export function buildCli(context: CliContext): Command {
   const { io, config, withDatabase } = context;
   const print = (line: string) => io.stdout(`${line}\n`);
   // Progress of a long import, on stderr so that stdout keeps only the summary.
+  // A key with a domain list is made for web pages, where anyone can send an application.
+  const adviseOnBrowserKey = (key: KeyListing) => {
+    if (key.allowed_domains?.length && !key.private_applications) io.stderr(`${PRIVATE_APPLICATIONS_ADVICE}\n`);
+  };
   const printStep = (step: string, ms: number) => io.stderr(`  ${step}: ${(ms / 1000).toFixed(1)} s\n`);
 
   // Set before the commands are added, so that they inherit it: nothing here calls process.exit.
@@ -130,8 +134,7 @@ export function buildCli(context: CliContext): Command {
           privateApplications: options.privateApplications === true,
         });
         print(keyLine(key));
-        // A key with a domain list is made for web pages, where anyone can send an application.
-        if (key.allowed_domains?.length && !key.private_applications) io.stderr(`${PRIVATE_APPLICATIONS_ADVICE}\n`);
+        adviseOnBrowserKey(key);
         print(`\nSecret (shown once; it cannot be recovered, only revoked and replaced):\n${secret}`);
       });
     });
@@ -177,6 +180,7 @@ export function buildCli(context: CliContext): Command {
         const key = await updateKey(db, id, changes);
         if (!key) throw new UsageError(`key ${id} does not exist`);
         print(keyLine(key));
+        adviseOnBrowserKey(key);
       });
     });
 

@@ -25,6 +25,9 @@ function curlHint(url: string, secret: string): string {
     `    curl -s -H 'X-API-Key: ${secret}' ${url}/whoIAm`,
     `    curl -s -H 'X-API-Key: ${secret}' '${url}/projects?bedrooms=2&price_max=3000000&limit=5'`,
     '',
+    '  Applications sent with this key get the private answer (what the request sent, never a stored client),',
+    '  as a key in a web page should; keys update ID --no-private-applications gives the full one.',
+    '',
     `  Docs: ${url}/docs   OpenAPI: ${url}/openapi.yaml`,
   ].join('\n');
 }

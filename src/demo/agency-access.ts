@@ -39,6 +39,8 @@ export function generateApiKeys(): Row<'api_keys'>[] {
       price_vector: 3.5,
       status: 0,
       allowed_domains: ['bluecreek.example', 'www.bluecreek.example'],
+      // A key of a web page: whoever fills in its form must not learn what the CRM stores.
+      private_applications: true,
       created_at: ts(-20),
       updated_at: ts(-20),
     },

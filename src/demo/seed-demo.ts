@@ -18,8 +18,12 @@ export async function seedDemo(
   return importBundle(db, bundle, { facilityLinkRadiusM: options.facilityLinkRadiusM, onProgress: options.onProgress });
 }
 
-/** A new key of the demo agency; `privateApplications` for a key that answers visitors of a web page. */
+/**
+ * A new key of the demo agency. Private applications unless asked otherwise: the key `npm start` prints
+ * ends up in tutorials and web pages, where whoever sends an application must not be shown the stored
+ * client of a phone number or e-mail they typed.
+ */
 export async function createDemoKey(db: Kysely<DB>, options: { privateApplications?: boolean } = {}): Promise<string> {
-  const { secret } = await createApiKey(db, { companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, name: 'Demo website', privateApplications: options.privateApplications });
+  const { secret } = await createApiKey(db, { companyId: DEMO_AGENCY_ID, authorId: DEMO_AUTHOR_ID, name: 'Demo website', privateApplications: options.privateApplications ?? true });
   return secret;
 }

@@ -26,6 +26,9 @@ export function isPublicAddress(address: string): boolean {
 
 const MAX_URL_LENGTH = 2048;
 
+/** Appended to the refusals the setting lifts, so that a developer on localhost learns the way out. */
+const PRIVATE_TARGETS_HINT = '; WEBHOOK_ALLOW_PRIVATE_TARGETS=true on the service allows http and private targets (development only)';
+
 /** The URL as it will be stored, or a TargetError saying in one line what is wrong with it. */
 export function checkTargetUrl(text: string, allowPrivate: boolean): string {
   if (text.length > MAX_URL_LENGTH) throw new TargetError(`the URL is longer than ${MAX_URL_LENGTH} characters`);
@@ -37,15 +40,15 @@ export function checkTargetUrl(text: string, allowPrivate: boolean): string {
   }
   const schemes = allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) {
-    throw new TargetError(allowPrivate ? `the URL must be http(s), not ${url.protocol}` : `the URL must be https (got ${url.protocol.replace(':', '')})`);
+    throw new TargetError(allowPrivate ? `the URL must be http(s), not ${url.protocol}` : `the URL must be https (got ${url.protocol.replace(':', '')})${url.protocol === 'http:' ? PRIVATE_TARGETS_HINT : ''}`);
   }
   if (url.username || url.password) throw new TargetError('the URL must not hold credentials (user:password@): the signature authenticates the sender');
   if (url.hash) throw new TargetError('the URL must not have a #fragment');
   if (!allowPrivate) {
     const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new TargetError(`${host} is not a public address (loopback, private, link-local and metadata addresses are refused)`);
+    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new TargetError(`${host} is not a public address (loopback, private, link-local and metadata addresses are refused)${PRIVATE_TARGETS_HINT}`);
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local') || !host.includes('.')) {
-      throw new TargetError(`${host} is not a public host name`);
+      throw new TargetError(`${host} is not a public host name${PRIVATE_TARGETS_HINT}`);
     }
   }
   return url.toString();

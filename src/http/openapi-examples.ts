@@ -238,12 +238,13 @@ const unit: Static<typeof UnitModel> = {
   updated_at: UPDATED,
 };
 
+// A contact the demo CRM does not hold: the example is what a newcomer sends first, with the demo key.
 const applicationBody: ApplicationBody = {
   client: {
     first_name: 'Jane',
     last_name: 'Doe',
     email: 'jane.doe@example.com',
-    mobile_number: '+971 50 123 4567',
+    mobile_number: '+971 58 555 0199',
     city: 'Dubai',
     country: 'United Arab Emirates',
     social_links: { instagram: '@jane.doe' },
@@ -260,7 +261,7 @@ const applicationResult: ApplicationResult = {
     first_name: 'Jane',
     last_name: 'Doe',
     email: 'jane.doe@example.com',
-    mobile_number: '+971 50 123 4567',
+    mobile_number: '+971 58 555 0199',
     property_types: [1],
     preferred_area_ids: [1],
     property_features: ['Sea View'],

@@ -6804,7 +6804,7 @@ export interface operations {
                  *         "first_name": "Jane",
                  *         "last_name": "Doe",
                  *         "email": "jane.doe@example.com",
-                 *         "mobile_number": "+971 50 123 4567",
+                 *         "mobile_number": "+971 58 555 0199",
                  *         "city": "Dubai",
                  *         "country": "United Arab Emirates",
                  *         "social_links": {
@@ -6913,7 +6913,7 @@ export interface operations {
                      *           "first_name": "Jane",
                      *           "last_name": "Doe",
                      *           "email": "jane.doe@example.com",
-                     *           "mobile_number": "+971 50 123 4567",
+                     *           "mobile_number": "+971 58 555 0199",
                      *           "property_types": [
                      *             1
                      *           ],
