@@ -34,6 +34,7 @@ import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
 import { ErrorEnvelope } from '../contract/schemas/envelope.js';
+import { fieldSelectableSchemas } from '../contract/schemas/named.js';
 import { describeEveryValidationError, describeValidationError, validatorCompiler } from './validation.js';
 import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
 import { RequestLog, traceRequests } from './request-log.js';
@@ -126,6 +127,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar), {}, describeEveryValidationError(errors as never, dataVar)));
   app.addSchema(ErrorEnvelope);
+  // The named objects of the routes that take `fields` (whole and selected), referenced by their schemas.
+  for (const schema of fieldSelectableSchemas) app.addSchema(schema);
 
   traceRequests(app);
   if (options.requestMetrics) countRequestsInFlight(app);

@@ -6,7 +6,7 @@ import { notFound } from '../errors.js';
 import { responses, Success } from '../../contract/schemas/envelope.js';
 import { DisplayCurrencyParam } from '../../contract/schemas/currencies.js';
 import { IdParams } from '../../contract/schemas/params.js';
-import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
+import { UnitModel, UnitModelSchemas, UnitQuery } from '../../contract/schemas/units.js';
 import { parseFields, selectableFields, selectionKey } from '../../contract/field-selection.js';
 import { visibleUnitIndex } from '../../search/find-unit.js';
 
@@ -25,7 +25,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, { sear
           'properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.',
         params: IdParams,
         querystring: UnitQuery,
-        response: responses({ 200: Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.') }, [404], {
+        response: responses({ 200: Success(UnitModelSchemas.payload, 'The unit, with its project, developer, area, plan and tags (with `fields`, only the properties named).') }, [404], {
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
         }),
       },
