@@ -4559,7 +4559,7 @@ export interface operations {
                      *         "total": 57,
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
                      *             "status": 3,
                      *             "development_status": 1,
@@ -4570,7 +4570,7 @@ export interface operations {
                      *             "price_from": 1250000,
                      *             "size_from": 68.5,
                      *             "currency": "AED",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *             "company": {
                      *               "id": 3,
                      *               "name": "Skyline Developments",
@@ -4904,7 +4904,7 @@ export interface operations {
                  *       "bedrooms": "2",
                  *       "sort": "price_from",
                  *       "limit": 20,
-                 *       "fields": "id,name,logo,price_from,location",
+                 *       "fields": "id,name,logo,price_from,currency",
                  *       "polygon": {
                  *         "type": "Polygon",
                  *         "coordinates": [
@@ -5104,7 +5104,7 @@ export interface operations {
                      *         "total": 57,
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
                      *             "status": 3,
                      *             "development_status": 1,
@@ -5115,7 +5115,7 @@ export interface operations {
                      *             "price_from": 1250000,
                      *             "size_from": 68.5,
                      *             "currency": "AED",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *             "company": {
                      *               "id": 3,
                      *               "name": "Skyline Developments",
@@ -5456,9 +5456,9 @@ export interface operations {
                      *       "data": {
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg"
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg"
                      *           },
                      *           {
                      *             "id": 57,
@@ -5672,7 +5672,7 @@ export interface operations {
             path: {
                 /**
                  * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
-                 * @example 42
+                 * @example 34
                  */
                 id: number;
             };
@@ -5700,7 +5700,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": 42,
+                     *         "id": 34,
                      *         "name": "Marina Vista Residences",
                      *         "description": "A 45-storey waterfront tower with marina views, two minutes from the tram.",
                      *         "type": 1,
@@ -5725,7 +5725,7 @@ export interface operations {
                      *         "floors_formula": "G+P+45",
                      *         "price_from": 1250000,
                      *         "size_from": 68.5,
-                     *         "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *         "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *         "company": {
                      *           "id": 3,
                      *           "name": "Skyline Developments",
@@ -5768,8 +5768,8 @@ export interface operations {
                      *                 "original_name": "cover.jpg",
                      *                 "storage_name": "901-cover.jpg",
                      *                 "mime_type": "image/jpeg",
-                     *                 "path": "projects/42/cover.jpg",
-                     *                 "url": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *                 "path": "projects/34/cover.jpg",
+                     *                 "url": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *                 "size": 482113,
                      *                 "created_at": "2026-03-02T09:15:00.000Z",
                      *                 "updated_at": "2026-03-02T09:15:00.000Z"
@@ -5786,8 +5786,8 @@ export interface operations {
                      *             "original_name": "brochure.pdf",
                      *             "storage_name": "905-brochure.pdf",
                      *             "mime_type": "application/pdf",
-                     *             "path": "projects/42/brochure.pdf",
-                     *             "url": "https://cdn.example-agency.ae/projects/42/brochure.pdf",
+                     *             "path": "projects/34/brochure.pdf",
+                     *             "url": "https://cdn.example-agency.ae/projects/34/brochure.pdf",
                      *             "size": 5120334,
                      *             "created_at": "2026-03-02T09:15:00.000Z",
                      *             "updated_at": "2026-03-02T09:15:00.000Z"
@@ -6066,7 +6066,7 @@ export interface operations {
             path: {
                 /**
                  * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
-                 * @example 42
+                 * @example 34
                  */
                 id: number;
             };
@@ -6637,9 +6637,9 @@ export interface operations {
                      *             "price_from": 2450000,
                      *             "currency": "AED",
                      *             "project": {
-                     *               "id": 42,
+                     *               "id": 34,
                      *               "name": "Marina Crest Residences",
-                     *               "logo": "https://cdn.example-agency.ae/projects/42/logo.png"
+                     *               "logo": "https://cdn.example-agency.ae/projects/34/logo.png"
                      *             },
                      *             "match": {
                      *               "units": 3,
@@ -6928,7 +6928,7 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "id": 1201,
-                     *         "project_id": 42,
+                     *         "project_id": 34,
                      *         "unit_number": "A-1204",
                      *         "bedrooms": 1,
                      *         "status": 4,
@@ -6955,7 +6955,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "project": {
-                     *           "id": 42,
+                     *           "id": 34,
                      *           "company_id": 3,
                      *           "author_id": 31,
                      *           "area_id": 1,
@@ -7036,8 +7036,8 @@ export interface operations {
                      *             "original_name": "brochure.pdf",
                      *             "storage_name": "905-brochure.pdf",
                      *             "mime_type": "application/pdf",
-                     *             "path": "projects/42/brochure.pdf",
-                     *             "url": "https://cdn.example-agency.ae/projects/42/brochure.pdf",
+                     *             "path": "projects/34/brochure.pdf",
+                     *             "url": "https://cdn.example-agency.ae/projects/34/brochure.pdf",
                      *             "size": 5120334,
                      *             "created_at": "2026-03-02T09:15:00.000Z",
                      *             "updated_at": "2026-03-02T09:15:00.000Z"
@@ -7281,21 +7281,21 @@ export interface operations {
                      *         "items": [
                      *           {
                      *             "type": "project",
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "change": "upsert",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           },
                      *           {
                      *             "type": "unit",
                      *             "id": 1201,
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "change": "upsert",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           },
                      *           {
                      *             "type": "unit",
                      *             "id": 1207,
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "change": "removed",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           }
@@ -7714,7 +7714,7 @@ export interface operations {
                      *           "unit": {
                      *             "id": 1201,
                      *             "unit_number": "A-1204",
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "project_name": "Marina Vista Residences"
                      *           },
                      *           "price": 1250000,
@@ -8224,7 +8224,7 @@ export interface operations {
                      *         "content": [
                      *           {
                      *             "type": "text",
-                     *             "text": "57 projects match; showing 1–5 (sort: name). Prices are the agency’s.\n- [project 42] Marina Vista Residences by Skyline Developments: from AED 1,250,000 …"
+                     *             "text": "57 projects match; showing 1–5 (sort: name). Prices are the agency’s.\n- [project 34] Marina Vista Residences by Skyline Developments: from AED 1,250,000 …"
                      *           }
                      *         ],
                      *         "structuredContent": {
