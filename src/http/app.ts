@@ -220,7 +220,7 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
   // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
   reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode);
   if (statusCode === 400 && wantsEveryError(request)) {
-    const errors = everyErrorOf(message, error);
+    const errors = everyErrorOf(message, error, request);
     reply.header('preference-applied', PREFERENCE).send({ status: 'error', message, errors });
   } else reply.send({ status: 'error', message });
 }
