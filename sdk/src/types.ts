@@ -2,7 +2,7 @@ import type { components, operations } from './generated/schema.js';
 
 /*
  * Names for the generated types an integrator handles most, all derived from the generated
- * `operations` (never written by hand), so they follow the OpenAPI document when it is regenerated.
+ * `operations` and `components` (never written by hand), so they follow the OpenAPI document when it is regenerated.
  */
 type OperationId = keyof operations;
 type Schemas = components['schemas'];
