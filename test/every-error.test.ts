@@ -67,6 +67,29 @@ describe.each(drivers)('every validation error at once (%s)', (driver) => {
     expect(body.errors).toHaveLength(2);
   });
 
+  it('an empty application form learns every rule in one submission, the e-mail-or-mobile rule too', async () => {
+    for (const payload of [{}, { client: {} }, { client: { last_name: 'Doe', mobile_number: null } }]) {
+      const body = await both({ method: 'POST', url: '/units/11/applications', payload }, '/units/{id}/applications');
+      const fields = body.errors.map((error) => error.field);
+      expect(fields[0], JSON.stringify(payload)).toBe(Object.keys(payload).length === 0 ? 'client' : 'client.first_name');
+      expect(body.errors).toContainEqual({ field: 'client.email', code: 'invalid', message: 'client.email or client.mobile_number is required' });
+      expect(new Set(fields).size).toBe(fields.length);
+      // The second submission, with the first name given, is refused by that same rule alone.
+      const second = await send({ method: 'POST', url: '/units/11/applications', payload: { client: { first_name: 'Ann' } } }, true);
+      expect(second.json().message).toBe('client.email or client.mobile_number is required');
+    }
+  });
+
+  it('the contact rule is not added when a contact is given or is the schema\u2019s own problem', async () => {
+    const withEmail = await both({ method: 'POST', url: '/units/11/applications', payload: { client: { email: 'a@b.c' } } }, '/units/{id}/applications');
+    expect(withEmail.errors.map((error) => error.field)).toEqual(['client.first_name']);
+    const withMobile = await both({ method: 'POST', url: '/units/11/applications', payload: { client: { mobile_number: '+971 50 1' } } }, '/units/{id}/applications');
+    expect(withMobile.errors.map((error) => error.field)).toEqual(['client.first_name']);
+    const badType = await both({ method: 'POST', url: '/units/11/applications', payload: { client: { email: 7 } } }, '/units/{id}/applications');
+    expect(badType.errors.map((error) => error.field)).not.toContain(undefined);
+    expect(badType.errors.filter((error) => error.code === 'invalid')).toEqual([]);
+  });
+
   it('GET /projects: every query parameter the schema refuses', async () => {
     const body = await both({ method: 'GET', url: '/projects?price_min=-1&limit=0&sort=cheapest' }, '/projects');
     expect(body.errors.map((error) => error.field).sort()).toEqual(['limit', 'price_min', 'sort']);

@@ -5,6 +5,7 @@ import { nextCursor, nextOffset, pages } from './paging.js';
 import { retryingFetch, type RetryOptions } from './retry.js';
 import type {
   ApplicationBody,
+  AsAsked,
   ApplicationResult,
   Area,
   AreasQuery,
@@ -18,7 +19,9 @@ import type {
   ProjectFeatures,
   ProjectFeaturesQuery,
   ProjectListItem,
+  ProjectListItemSelection,
   ProjectsPage,
+  ProjectsSelectionPage,
   CurrencyRate,
   ClustersQuery,
   ProjectClusters,
@@ -125,14 +128,17 @@ export class CatalogueClient {
     return (await unwrap(this.raw.GET('/currencies'))).items;
   }
 
-  /** GET /projects: one page of the search, with the total number of matches. */
-  listProjects(query: ProjectsQuery = {}): Promise<ProjectsPage> {
-    return unwrap(this.raw.GET('/projects', { params: { query } }));
+  /**
+   * GET /projects: one page of the search, with the total number of matches. With `fields` in the query,
+   * each item has only the properties named (typed ProjectListItemSelection).
+   */
+  listProjects<Q extends ProjectsQuery = ProjectsQuery>(query: Q = {} as Q): Promise<AsAsked<Q, ProjectsPage, ProjectsSelectionPage>> {
+    return unwrap(this.raw.GET('/projects', { params: { query } })) as Promise<AsAsked<Q, ProjectsPage, ProjectsSelectionPage>>;
   }
 
   /** POST /projects/search: the same search with its parameters in a JSON body, for drawn shapes too long for a URL. */
-  searchProjects(body: ProjectsSearchBody): Promise<ProjectsPage> {
-    return unwrap(this.raw.POST('/projects/search', { body }));
+  searchProjects<B extends ProjectsSearchBody>(body: B): Promise<AsAsked<B, ProjectsPage, ProjectsSelectionPage>> {
+    return unwrap(this.raw.POST('/projects/search', { body })) as Promise<AsAsked<B, ProjectsPage, ProjectsSelectionPage>>;
   }
 
   /** GET /projects/clusters: the matching projects in the viewport `bbox`, grouped by map tile at `zoom`. */
@@ -141,13 +147,13 @@ export class CatalogueClient {
   }
 
   /** Every page of GET /projects for `query`, from `query.offset` (default 0) to the end. */
-  projectPages(query: ProjectsQuery = {}): AsyncGenerator<ProjectsPage, void, undefined> {
-    return pages(query.offset ?? 0, (offset) => this.listProjects({ ...query, offset }), nextOffset);
+  projectPages<Q extends ProjectsQuery = ProjectsQuery>(query: Q = {} as Q): AsyncGenerator<AsAsked<Q, ProjectsPage, ProjectsSelectionPage>, void, undefined> {
+    return pages(query.offset ?? 0, (offset) => this.listProjects({ ...query, offset }) as Promise<AsAsked<Q, ProjectsPage, ProjectsSelectionPage>>, nextOffset);
   }
 
   /** Every project matching `query`, page after page (`query.limit` is the page size; default 100, the largest). */
-  async *projects(query: ProjectsQuery = {}): AsyncGenerator<ProjectListItem, void, undefined> {
-    for await (const page of this.projectPages({ limit: 100, ...query })) yield* page.items;
+  async *projects<Q extends ProjectsQuery = ProjectsQuery>(query: Q = {} as Q): AsyncGenerator<AsAsked<Q, ProjectListItem, ProjectListItemSelection>, void, undefined> {
+    for await (const page of this.projectPages({ limit: 100, ...query })) yield* page.items as AsAsked<Q, ProjectListItem, ProjectListItemSelection>[];
   }
 
   /** GET /projects/list: every published project visible to the key, flat. */
@@ -157,7 +163,8 @@ export class CatalogueClient {
 
   /** GET /projects/{id}: the project with gallery, units, payment plan and nearby facilities. */
   getProject(id: number): Promise<Project> {
-    return unwrap(this.raw.GET('/projects/{id}', { params: { path: { id } } }));
+    // Without `fields` the answer is the whole project.
+    return unwrap(this.raw.GET('/projects/{id}', { params: { path: { id } } })) as Promise<Project>;
   }
 
   /** GET /projects/{id}/contacts: the developer and its staff. */
@@ -167,7 +174,8 @@ export class CatalogueClient {
 
   /** GET /units/{id}: the unit with its project, developer, area, floor plan and tags. */
   getUnit(id: number): Promise<Unit> {
-    return unwrap(this.raw.GET('/units/{id}', { params: { path: { id } } }));
+    // Without `fields` the answer is the whole unit.
+    return unwrap(this.raw.GET('/units/{id}', { params: { path: { id } } })) as Promise<Unit>;
   }
 
   /** GET /changes: one page of what changed for the key since `query.cursor` (none: everything visible now). */

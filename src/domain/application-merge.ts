@@ -196,6 +196,26 @@ export function opportunityName(firstName: string, lastName: string | null, proj
   return chars.length <= OPPORTUNITY_NAME_MAX ? full : chars.slice(0, OPPORTUNITY_NAME_MAX).join('').trimEnd();
 }
 
+/** The rule that a client can be reached: an e-mail (not blank) or a mobile number. */
+function hasContact(email: string | null, mobile: string | null): boolean {
+  return Boolean(email) || mobile !== null;
+}
+
+/**
+ * The cross-field rules that hold for a body the schema refused, so that a form learns them with the
+ * schema's problems at once (`Prefer: errors=all`) instead of on a second submission: the body as it
+ * came, whatever its shape. Only rules about fields the schema left alone are reported.
+ */
+export function contactRuleProblem(body: unknown): { field: string; message: string } | undefined {
+  const client = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).client : undefined;
+  const fields = client !== null && typeof client === 'object' && !Array.isArray(client) ? (client as Record<string, unknown>) : {};
+  const { email, mobile_number: mobile } = fields;
+  // A value of another type is the schema's problem, not this rule's.
+  if ((email !== undefined && email !== null && typeof email !== 'string') || (mobile !== undefined && mobile !== null && typeof mobile !== 'string')) return undefined;
+  if (hasContact(normaliseEmail(email ?? null), mobile ?? null)) return undefined;
+  return { field: 'client.email', message: CONTACT_REQUIRED };
+}
+
 /**
  * Normalises the body and applies the cross-field rules, before any database work: a first name that
  * is only whitespace, no way to contact the client, an inverted explicit budget.
@@ -210,7 +230,7 @@ export function prepareApplication(request: ApplicationRequest): PreparedApplica
   const mobile = client.mobile_number ?? null;
   const digits = mobileDigits(mobile);
   if (mobile !== null && digits === '') throw invalid('client.mobile_number must contain at least one digit');
-  if (!email && mobile === null) throw invalid(CONTACT_REQUIRED);
+  if (!hasContact(email, mobile)) throw invalid(CONTACT_REQUIRED);
 
   const preferences = request.preferences ?? {};
   const budget: Budget = { min: preferences.min_budget ?? null, max: preferences.max_budget ?? null };

@@ -34,6 +34,7 @@ import { referenceRoutes } from './routes/reference.js';
 import { unitRoutes } from './routes/units.js';
 import { whoAmIRoutes } from './routes/whoami.js';
 import { ErrorEnvelope } from '../contract/schemas/envelope.js';
+import { fieldSelectableSchemas } from '../contract/schemas/named.js';
 import { describeEveryValidationError, describeValidationError, validatorCompiler } from './validation.js';
 import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
 import { RequestLog, traceRequests } from './request-log.js';
@@ -130,6 +131,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSchemaErrorFormatter((errors, dataVar) => new ApiError(400, describeValidationError(errors as never, dataVar), {}, describeEveryValidationError(errors as never, dataVar)));
   app.addSchema(ErrorEnvelope);
+  // The named objects of the routes that take `fields` (whole and selected), referenced by their schemas.
+  for (const schema of fieldSelectableSchemas) app.addSchema(schema);
 
   traceRequests(app);
   if (options.requestMetrics) countRequestsInFlight(app);
@@ -221,7 +224,7 @@ function sendError(error: FastifyError | ApiError, request: FastifyRequest, repl
   // Set here too: errors the router raises (frameworkErrors) never pass the onRequest hook.
   reply.header('x-request-id', request.id).header('x-content-type-options', 'nosniff').headers(headers).status(statusCode);
   if (statusCode === 400 && wantsEveryError(request)) {
-    const errors = everyErrorOf(message, error);
+    const errors = everyErrorOf(message, error, request);
     reply.header('preference-applied', PREFERENCE).send({ status: 'error', message, errors });
   } else reply.send({ status: 'error', message });
 }

@@ -11,7 +11,8 @@ import type { UnitModel } from '../contract/schemas/units.js';
  * response, attached to the generated document by openapi-http.ts. Typed with the schemas they
  * illustrate where those are exported, and validated against the schemas of the document itself by
  * test/openapi-examples.test.ts, so an example that drifts from its schema fails the build.
- * The data is a project of the demo catalogue (`npm start`), as the demo key sees it.
+ * The data is a project of the demo catalogue (`npm start`), as the demo key sees it; every example request
+ * is sent to that catalogue by test/openapi-examples-run.test.ts and gets its documented status.
  */
 type Json = Record<string, unknown>;
 
@@ -44,13 +45,13 @@ const preferences = {
     { id: 17, name: 'Swimming pool', type: 2 as const },
   ],
 };
-const logo = `${BASE}/projects/42/cover.jpg`;
+const logo = `${BASE}/projects/34/cover.jpg`;
 
 const projectsPage: Static<typeof ProjectsPageSchema> = {
   total: 57,
   items: [
     {
-      id: 42,
+      id: 34,
       name: 'Marina Vista Residences',
       status: 3,
       development_status: 1,
@@ -73,16 +74,16 @@ const projectsPage: Static<typeof ProjectsPageSchema> = {
 
 const flatList: Static<typeof FlatProjectList> = {
   items: [
-    { id: 42, name: 'Marina Vista Residences', logo },
+    { id: 34, name: 'Marina Vista Residences', logo },
     { id: 57, name: 'Palm Crest Villas', logo: null },
   ],
 };
 
-const cover = file(901, 'projects/42/cover.jpg', 'image/jpeg', 482113);
-const brochure = file(905, 'projects/42/brochure.pdf', 'application/pdf', 5120334);
+const cover = file(901, 'projects/34/cover.jpg', 'image/jpeg', 482113);
+const brochure = file(905, 'projects/34/brochure.pdf', 'application/pdf', 5120334);
 
 const projectDetail: Static<typeof ProjectDetail> = {
-  id: 42,
+  id: 34,
   name: 'Marina Vista Residences',
   description: 'A 45-storey waterfront tower with marina views, two minutes from the tram.',
   type: 1,
@@ -163,7 +164,7 @@ const contacts: Static<typeof ProjectContacts> = {
 
 const unit: Static<typeof UnitModel> = {
   id: 1201,
-  project_id: 42,
+  project_id: 34,
   unit_number: 'A-1204',
   bedrooms: 1,
   status: 4,
@@ -178,7 +179,7 @@ const unit: Static<typeof UnitModel> = {
     { id: 5521, unit_id: 1201, preference_id: 2, preference: { id: 2, name: 'Sea View', created_at: TS, updated_at: TS }, created_at: TS, updated_at: TS },
   ],
   project: {
-    id: 42,
+    id: 34,
     company_id: 3,
     author_id: 31,
     area_id: 1,
@@ -285,7 +286,7 @@ const applicationResult: ApplicationResult = {
     id: 7304,
     uuid: '0b8f3c1e-5d2a-4f7e-9a61-3c2d8e4b7f10',
     offer_status: { id: 1, name: 'Draft' },
-    unit: { id: 1201, unit_number: 'A-1204', project_id: 42, project_name: 'Marina Vista Residences' },
+    unit: { id: 1201, unit_number: 'A-1204', project_id: 34, project_name: 'Marina Vista Residences' },
     price: 1250000,
     language: 'en',
     currency: 'AED',
@@ -322,14 +323,14 @@ export const errorExamples: Record<string, unknown> = {
   503: error(messages.unavailable),
 };
 
-const id = { id: 42 };
+const id = { id: 34 };
 
 // A later page of a mirror's feed: a price changed (the unit and its project), a unit was sold and deleted.
 const changesPage: ChangesPage = {
   items: [
-    { type: 'project', id: 42, change: 'upsert', changed_at: UPDATED },
-    { type: 'unit', id: 1201, project_id: 42, change: 'upsert', changed_at: UPDATED },
-    { type: 'unit', id: 1207, project_id: 42, change: 'removed', changed_at: UPDATED },
+    { type: 'project', id: 34, change: 'upsert', changed_at: UPDATED },
+    { type: 'unit', id: 1201, project_id: 34, change: 'upsert', changed_at: UPDATED },
+    { type: 'unit', id: 1207, project_id: 34, change: 'removed', changed_at: UPDATED },
   ],
   next_cursor: 'eyJ2IjoxLCJrZXkiOjcsInB2IjowLCJhdCI6MTI4LCJyYW5rIjoyLCJpZCI6MCwidGhyb3VnaCI6MTE5fQ.2vQm3oZ0sTz4b1Yw',
   has_more: false,
@@ -427,7 +428,7 @@ export const operationExamples: Record<string, OperationExamples> = {
       bedrooms: '2',
       sort: 'price_from',
       limit: 20,
-      fields: 'id,name,logo,price_from,location',
+      fields: 'id,name,logo,price_from,currency',
       polygon: {
         type: 'Polygon',
         coordinates: [
@@ -463,7 +464,7 @@ export const operationExamples: Record<string, OperationExamples> = {
             bounds: { west: 55.2744, south: 25.1972, east: 55.2744, north: 25.1972 },
             price_from: 2450000,
             currency: 'AED',
-            project: { id: 42, name: 'Marina Crest Residences', logo: `${BASE}/projects/42/logo.png` },
+            project: { id: 34, name: 'Marina Crest Residences', logo: `${BASE}/projects/34/logo.png` },
             match: { units: 3, price_from: 2450000, currency: 'AED', size_from: 142 },
           },
         ],

@@ -54,6 +54,15 @@ Each representation has its own ETag: a compressed body's is the hash of its con
 \`-gzip\` appended, and \`If-None-Match\` is compared with the ETag of the representation the request
 would get (send the same \`Accept-Encoding\` as when you received the ETag).
 
+## Field selection (an addition to the specification)
+\`GET /projects\` and \`POST /projects/search\` (each item), \`GET /projects/{id}\` and \`GET /units/{id}\` take
+\`fields\`, a comma-separated list of top-level property names; the answer then holds only those
+properties, each with its full content. Each of these objects is described twice under
+\`components.schemas\`: whole (\`ProjectListItem\`, \`ProjectDetail\`, \`UnitDetail\`, every specified
+property required: the answer without \`fields\`) and selected (\`…Selection\`: the same properties, none
+required: the answer with \`fields\`); the response schema is \`anyOf\` the two. A client that sends no
+\`fields\` can rely on the whole object.
+
 ## Changes feed (an addition to the specification)
 \`GET /changes\` is opt-in: nothing else changes for clients that do not call it. It lists, in commit
 order, the projects and units that changed for the key (\`upsert\`: visible now, fetch the detail;

@@ -625,6 +625,1604 @@ export interface components {
                 message: string;
             }[];
         };
+        /**
+         * ProjectListItem
+         * @description A project in the paginated list. As answered without `fields`.
+         */
+        ProjectListItem: {
+            /** @description Project id. */
+            id: number;
+            /** @description Project name. */
+            name: string;
+            /** @description Free-form status of the agency platform; no defined meaning. */
+            status: number;
+            /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
+            development_status: number;
+            /** @description Branded residence. */
+            is_branded: boolean;
+            /** @description Resale (secondary market) project. */
+            is_resale: boolean;
+            /** @description The project has an escrow account. */
+            is_escrow: boolean;
+            /** @description Planned (or actual) handover date. */
+            handover_date: string | null;
+            /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
+            price_from: number | null;
+            /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
+            size_from: number | null;
+            /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
+            currency: string;
+            /** @description Link to the project’s first image; null when it has none. */
+            logo: string | null;
+            /** @description The developer that owns the project. */
+            company: {
+                /** @description Developer company id (usable in `developer_ids`). */
+                id: number;
+                /** @description Developer company name. */
+                name: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
+                logo: string | null;
+            };
+            /** @description The payment plan, in plan order; empty when none. */
+            payment_plans: {
+                /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
+                type: 1 | 2 | 3;
+                /** @description Share of the price, percent (0 to 100). */
+                percent: number;
+            }[];
+            /** @description The project’s own features and amenities (see GET /project-preferences). */
+            preferences: {
+                /** @description Features (type 1) selected by the developer, sorted by name. */
+                features: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+                /** @description Amenities (type 2) selected by the developer, sorted by name. */
+                amenities: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+            };
+            /**
+             * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
+             * @example {
+             *       "units": 4,
+             *       "price_from": 1103560,
+             *       "size_from": 74.5
+             *     }
+             */
+            match?: {
+                /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
+                units: number;
+                /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
+                price_from: number | null;
+                /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
+                size_from: number | null;
+            };
+        };
+        /**
+         * ProjectListItemSelection
+         * @description A project in the paginated list. As answered with `fields`: only the properties named (each with its full content), so none is required.
+         */
+        ProjectListItemSelection: {
+            /** @description Project id. */
+            id?: number;
+            /** @description Project name. */
+            name?: string;
+            /** @description Free-form status of the agency platform; no defined meaning. */
+            status?: number;
+            /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
+            development_status?: number;
+            /** @description Branded residence. */
+            is_branded?: boolean;
+            /** @description Resale (secondary market) project. */
+            is_resale?: boolean;
+            /** @description The project has an escrow account. */
+            is_escrow?: boolean;
+            /** @description Planned (or actual) handover date. */
+            handover_date?: string | null;
+            /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
+            price_from?: number | null;
+            /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
+            size_from?: number | null;
+            /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
+            currency?: string;
+            /** @description Link to the project’s first image; null when it has none. */
+            logo?: string | null;
+            /** @description The developer that owns the project. */
+            company?: {
+                /** @description Developer company id (usable in `developer_ids`). */
+                id: number;
+                /** @description Developer company name. */
+                name: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
+                logo: string | null;
+            };
+            /** @description The payment plan, in plan order; empty when none. */
+            payment_plans?: {
+                /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
+                type: 1 | 2 | 3;
+                /** @description Share of the price, percent (0 to 100). */
+                percent: number;
+            }[];
+            /** @description The project’s own features and amenities (see GET /project-preferences). */
+            preferences?: {
+                /** @description Features (type 1) selected by the developer, sorted by name. */
+                features: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+                /** @description Amenities (type 2) selected by the developer, sorted by name. */
+                amenities: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+            };
+            /**
+             * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
+             * @example {
+             *       "units": 4,
+             *       "price_from": 1103560,
+             *       "size_from": 74.5
+             *     }
+             */
+            match?: {
+                /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
+                units: number;
+                /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
+                price_from: number | null;
+                /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
+                size_from: number | null;
+            };
+        };
+        /**
+         * ProjectDetail
+         * @description A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities. As answered without `fields`.
+         */
+        ProjectDetail: {
+            /** @description Project id. */
+            id: number;
+            /** @description Project name. */
+            name: string;
+            /** @description Description (may be empty). */
+            description: string;
+            /** @description Project (property) type, as used by the `unit_types` filter. */
+            type: number;
+            /** @description Free-form status of the agency platform; no defined meaning. */
+            status: number;
+            /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
+            development_status: number;
+            /**
+             * @description Always false: drafts are not visible.
+             * @enum {boolean}
+             */
+            is_draft: false;
+            /** @description Branded residence. */
+            is_branded: boolean;
+            /** @description Resale (secondary market) project. */
+            is_resale: boolean;
+            /** @description The project has an escrow account. */
+            is_escrow: boolean;
+            /** @description Name of the project’s area; null when no area is set. */
+            area_name: string | null;
+            /** @description City of the project’s area; null when no area is set. */
+            area_city: string | null;
+            /** @description Planned (or actual) handover date. */
+            handover_date: string | null;
+            /** @description Launch date. */
+            launch_date: string | null;
+            /** @description Launch time as given by the developer (free text). */
+            launch_time: string | null;
+            /** @description Construction progress, percent. */
+            readiness_progress: number;
+            /** @description Number of floors. */
+            total_floors: number;
+            /** @description Developer registration number (may be empty). */
+            developer_registration_id: string;
+            /** @description Trakheesi permit id (may be empty). */
+            trakheesi_project_id: string;
+            /** @description Escrow account (empty when none). */
+            escrow_account: string;
+            /** @description Oqood registration (may be empty). */
+            oqood_registration: string;
+            /** @description Resale conditions (free text). */
+            resale_conditions: string | null;
+            /** @description Floors formula as given by the developer, e.g. `G+P+20`. */
+            floors_formula: string | null;
+            /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
+            price_from: number | null;
+            /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
+            size_from: number | null;
+            /** @description Link to the project’s first image; null when it has none. */
+            logo: string | null;
+            /** @description The developer that owns the project. */
+            company: {
+                /** @description Developer company id (usable in `developer_ids`). */
+                id: number;
+                /** @description Developer company name. */
+                name: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
+                logo: string | null;
+            };
+            /** @description Where the project is. */
+            location: {
+                /** @description Area id (GET /areas). */
+                area_id: number | null;
+                /** @description Area name. */
+                area_name: string | null;
+                /** @description Area city. */
+                area_city: string | null;
+                /** @description Street address. */
+                address: string | null;
+                /** @description Latitude, degrees; null when unknown. */
+                latitude: number | null;
+                /** @description Longitude, degrees; null when unknown. */
+                longitude: number | null;
+            };
+            /** @description Money matters other than unit prices. */
+            cost: {
+                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
+                currency: string;
+                /** @description Commission type of the agency platform; null when not set. */
+                commission_type: number | null;
+                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
+                service_charge: number | null;
+            };
+            /** @description The payment plan, in plan order; empty when none. */
+            payment_plans: {
+                /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
+                type: 1 | 2 | 3;
+                /** @description Share of the price, percent (0 to 100). */
+                percent: number;
+            }[];
+            /** @description Images, tours, presentations and documents. */
+            media: {
+                /** @description Gallery, by position. */
+                images: {
+                    /** @description Id of the image file (same as `file.id`). */
+                    id: number;
+                    /** @description Position in the gallery; the lowest is the cover (the project `logo`). */
+                    position: number;
+                    /** @description A stored file, given as a link (the service does not serve files). */
+                    file: {
+                        /** @description File id. */
+                        id: number;
+                        /** @description Name of the file when it was uploaded. */
+                        original_name: string | null;
+                        /** @description Name of the file in storage. */
+                        storage_name: string | null;
+                        /** @description MIME type, e.g. `image/jpeg`. */
+                        mime_type: string | null;
+                        /** @description Relative storage path. */
+                        path: string;
+                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                        url: string;
+                        /** @description Size in bytes (64-bit). */
+                        size: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the record was created (RFC 3339, UTC).
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the record was last changed (RFC 3339, UTC).
+                         */
+                        updated_at: string;
+                    };
+                }[];
+                /** @description Virtual tour links (plain links, not files). */
+                tours: string[];
+                /** @description Presentation links (plain links, not files). */
+                presentations: string[];
+                /** @description Floor plan document; null when none. */
+                floor_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Brochure; null when none. */
+                brochure_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description General (master) plan; null when none. */
+                general_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+            };
+            /** @description The project’s units (deleted ones left out), sorted by unit number, then id. */
+            units: {
+                /** @description Unit id (GET /units/{id}). */
+                id: number;
+                /** @description Unit number as given by the developer. */
+                unit_number: string;
+                /** @description Bedrooms; 0 = studio. */
+                bedrooms: number;
+                /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
+                status: number;
+                /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
+                furnishing: number;
+                /** @description Price in the key’s prices; null when the unit has no price. */
+                price: number | null;
+                /** @description Area, m². */
+                unit_area: number;
+            }[];
+            /** @description The project’s own features and amenities (see GET /project-preferences). */
+            preferences: {
+                /** @description Features (type 1) selected by the developer, sorted by name. */
+                features: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+                /** @description Amenities (type 2) selected by the developer, sorted by name. */
+                amenities: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+            };
+            /** @description Facilities linked to the project, one array per category (all eight keys are always present), each sorted by distance. When the server sets AMENITIEST_RADIUS only facilities strictly closer than that many metres are listed; otherwise every facility linked at import time. Distinct from `preferences`. */
+            nearby_facilities: {
+                /** @description Nearby airports and ports facilities, nearest first (empty when none). */
+                airports_ports: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby education facilities, nearest first (empty when none). */
+                education: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby employment facilities, nearest first (empty when none). */
+                employment: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby healthcare facilities, nearest first (empty when none). */
+                healthcare: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby lifestyle facilities, nearest first (empty when none). */
+                lifestyle: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby retail facilities, nearest first (empty when none). */
+                retail: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby transport facilities, nearest first (empty when none). */
+                transport: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby tourism facilities, nearest first (empty when none). */
+                tourism: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+            };
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record was last changed (RFC 3339, UTC).
+             */
+            updated_at: string;
+        };
+        /**
+         * ProjectDetailSelection
+         * @description A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities. As answered with `fields`: only the properties named (each with its full content), so none is required.
+         */
+        ProjectDetailSelection: {
+            /** @description Project id. */
+            id?: number;
+            /** @description Project name. */
+            name?: string;
+            /** @description Description (may be empty). */
+            description?: string;
+            /** @description Project (property) type, as used by the `unit_types` filter. */
+            type?: number;
+            /** @description Free-form status of the agency platform; no defined meaning. */
+            status?: number;
+            /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
+            development_status?: number;
+            /**
+             * @description Always false: drafts are not visible.
+             * @enum {boolean}
+             */
+            is_draft?: false;
+            /** @description Branded residence. */
+            is_branded?: boolean;
+            /** @description Resale (secondary market) project. */
+            is_resale?: boolean;
+            /** @description The project has an escrow account. */
+            is_escrow?: boolean;
+            /** @description Name of the project’s area; null when no area is set. */
+            area_name?: string | null;
+            /** @description City of the project’s area; null when no area is set. */
+            area_city?: string | null;
+            /** @description Planned (or actual) handover date. */
+            handover_date?: string | null;
+            /** @description Launch date. */
+            launch_date?: string | null;
+            /** @description Launch time as given by the developer (free text). */
+            launch_time?: string | null;
+            /** @description Construction progress, percent. */
+            readiness_progress?: number;
+            /** @description Number of floors. */
+            total_floors?: number;
+            /** @description Developer registration number (may be empty). */
+            developer_registration_id?: string;
+            /** @description Trakheesi permit id (may be empty). */
+            trakheesi_project_id?: string;
+            /** @description Escrow account (empty when none). */
+            escrow_account?: string;
+            /** @description Oqood registration (may be empty). */
+            oqood_registration?: string;
+            /** @description Resale conditions (free text). */
+            resale_conditions?: string | null;
+            /** @description Floors formula as given by the developer, e.g. `G+P+20`. */
+            floors_formula?: string | null;
+            /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
+            price_from?: number | null;
+            /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
+            size_from?: number | null;
+            /** @description Link to the project’s first image; null when it has none. */
+            logo?: string | null;
+            /** @description The developer that owns the project. */
+            company?: {
+                /** @description Developer company id (usable in `developer_ids`). */
+                id: number;
+                /** @description Developer company name. */
+                name: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
+                logo: string | null;
+            };
+            /** @description Where the project is. */
+            location?: {
+                /** @description Area id (GET /areas). */
+                area_id: number | null;
+                /** @description Area name. */
+                area_name: string | null;
+                /** @description Area city. */
+                area_city: string | null;
+                /** @description Street address. */
+                address: string | null;
+                /** @description Latitude, degrees; null when unknown. */
+                latitude: number | null;
+                /** @description Longitude, degrees; null when unknown. */
+                longitude: number | null;
+            };
+            /** @description Money matters other than unit prices. */
+            cost?: {
+                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
+                currency: string;
+                /** @description Commission type of the agency platform; null when not set. */
+                commission_type: number | null;
+                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
+                service_charge: number | null;
+            };
+            /** @description The payment plan, in plan order; empty when none. */
+            payment_plans?: {
+                /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
+                type: 1 | 2 | 3;
+                /** @description Share of the price, percent (0 to 100). */
+                percent: number;
+            }[];
+            /** @description Images, tours, presentations and documents. */
+            media?: {
+                /** @description Gallery, by position. */
+                images: {
+                    /** @description Id of the image file (same as `file.id`). */
+                    id: number;
+                    /** @description Position in the gallery; the lowest is the cover (the project `logo`). */
+                    position: number;
+                    /** @description A stored file, given as a link (the service does not serve files). */
+                    file: {
+                        /** @description File id. */
+                        id: number;
+                        /** @description Name of the file when it was uploaded. */
+                        original_name: string | null;
+                        /** @description Name of the file in storage. */
+                        storage_name: string | null;
+                        /** @description MIME type, e.g. `image/jpeg`. */
+                        mime_type: string | null;
+                        /** @description Relative storage path. */
+                        path: string;
+                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                        url: string;
+                        /** @description Size in bytes (64-bit). */
+                        size: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the record was created (RFC 3339, UTC).
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the record was last changed (RFC 3339, UTC).
+                         */
+                        updated_at: string;
+                    };
+                }[];
+                /** @description Virtual tour links (plain links, not files). */
+                tours: string[];
+                /** @description Presentation links (plain links, not files). */
+                presentations: string[];
+                /** @description Floor plan document; null when none. */
+                floor_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Brochure; null when none. */
+                brochure_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description General (master) plan; null when none. */
+                general_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+            };
+            /** @description The project’s units (deleted ones left out), sorted by unit number, then id. */
+            units?: {
+                /** @description Unit id (GET /units/{id}). */
+                id: number;
+                /** @description Unit number as given by the developer. */
+                unit_number: string;
+                /** @description Bedrooms; 0 = studio. */
+                bedrooms: number;
+                /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
+                status: number;
+                /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
+                furnishing: number;
+                /** @description Price in the key’s prices; null when the unit has no price. */
+                price: number | null;
+                /** @description Area, m². */
+                unit_area: number;
+            }[];
+            /** @description The project’s own features and amenities (see GET /project-preferences). */
+            preferences?: {
+                /** @description Features (type 1) selected by the developer, sorted by name. */
+                features: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+                /** @description Amenities (type 2) selected by the developer, sorted by name. */
+                amenities: {
+                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
+                    id: number;
+                    /** @description Feature/amenity name. */
+                    name: string;
+                    /** @description 1 feature, 2 amenity */
+                    type: 1 | 2;
+                }[];
+            };
+            /** @description Facilities linked to the project, one array per category (all eight keys are always present), each sorted by distance. When the server sets AMENITIEST_RADIUS only facilities strictly closer than that many metres are listed; otherwise every facility linked at import time. Distinct from `preferences`. */
+            nearby_facilities?: {
+                /** @description Nearby airports and ports facilities, nearest first (empty when none). */
+                airports_ports: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby education facilities, nearest first (empty when none). */
+                education: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby employment facilities, nearest first (empty when none). */
+                employment: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby healthcare facilities, nearest first (empty when none). */
+                healthcare: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby lifestyle facilities, nearest first (empty when none). */
+                lifestyle: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby retail facilities, nearest first (empty when none). */
+                retail: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby transport facilities, nearest first (empty when none). */
+                transport: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Nearby tourism facilities, nearest first (empty when none). */
+                tourism: {
+                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
+                    distance: number;
+                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
+                    facility: {
+                        [key: string]: unknown;
+                    };
+                }[];
+            };
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC).
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description When the record was last changed (RFC 3339, UTC).
+             */
+            updated_at?: string;
+        };
+        /**
+         * UnitDetail
+         * @description A unit with its project, developer, area, plan and tags. As answered without `fields`.
+         */
+        UnitDetail: {
+            /** @description Unit id. */
+            id: number;
+            /** @description Project id. */
+            project_id: number;
+            /** @description Unit number as given by the developer. */
+            unit_number: string;
+            /** @description Bedrooms; 0 = studio. */
+            bedrooms: number;
+            /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
+            status: number;
+            /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
+            furnishing: number;
+            /** @description Parking spaces. */
+            parking: number;
+            /** @description Floor. */
+            floor: number;
+            /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
+            price: number | null;
+            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
+            currency?: string;
+            /**
+             * Format: double
+             * @description Area, m².
+             */
+            unit_area: number;
+            /** @description Id of the unit plan file. */
+            plan_file_id: number | null;
+            /** @description The unit plan; null when none. */
+            plan_file: {
+                /** @description File id. */
+                id: number;
+                /** @description Name of the file when it was uploaded. */
+                original_name: string | null;
+                /** @description Name of the file in storage. */
+                storage_name: string | null;
+                /** @description MIME type, e.g. `image/jpeg`. */
+                mime_type: string | null;
+                /** @description Relative storage path. */
+                path: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                url: string;
+                /** @description Size in bytes (64-bit). */
+                size: number | null;
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                updated_at: string;
+            } | null;
+            /** @description The unit’s tags, by link id. */
+            preferences: {
+                /** @description Id of the link between the unit and the tag. */
+                id: number;
+                /** @description The unit. */
+                unit_id: number;
+                /** @description The unit tag (GET /preferences). */
+                preference_id: number;
+                /** @description The unit tag. */
+                preference: {
+                    /** @description Unit tag id. */
+                    id: number;
+                    /** @description Unit tag name. */
+                    name: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                updated_at: string;
+            }[];
+            /** @description The unit’s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model). */
+            project: {
+                /** @description Project id. */
+                id: number;
+                /** @description Developer company id. */
+                company_id: number;
+                /** @description Id of the user who created the project; null when unknown. */
+                author_id: number | null;
+                /** @description Area id; null when no area is set. */
+                area_id: number | null;
+                /** @description The developer company (PascalCase keys, as in the data model). */
+                company: {
+                    /** @description Company id. */
+                    ID: number;
+                    /** @description 2 = agency, 3 = developer. */
+                    CompanyType: number;
+                    /** @description Trading name. */
+                    CompanyName: string;
+                    /** @description Legal name. */
+                    LegalName: string | null;
+                    /** @description Trade licence number. */
+                    TradeLicenseCode: string | null;
+                    /** @description RERA licence number. */
+                    ReraLicenseCode: string | null;
+                    /** @description Preferred contact e-mail. */
+                    PreferredContactEmail: string | null;
+                    /** @description Preferred contact phone. */
+                    PreferredContactPhone: string | null;
+                    /** @description Office address. */
+                    OfficeAddress: string | null;
+                    /** @description P.O. box. */
+                    POBoxNumber: string | null;
+                    /** @description Id of the logo file. */
+                    LogoFileID: number | null;
+                    /** @description The logo file; null when none. */
+                    LogoFile: {
+                        /** @description File id. */
+                        id: number;
+                        /** @description Name of the file when it was uploaded. */
+                        original_name: string | null;
+                        /** @description Name of the file in storage. */
+                        storage_name: string | null;
+                        /** @description MIME type, e.g. `image/jpeg`. */
+                        mime_type: string | null;
+                        /** @description Relative storage path. */
+                        path: string;
+                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                        url: string;
+                        /** @description Size in bytes (64-bit). */
+                        size: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the record was created (RFC 3339, UTC).
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the record was last changed (RFC 3339, UTC).
+                         */
+                        updated_at: string;
+                    } | null;
+                    /** @description Description of the company. */
+                    OrganisationDescription: string | null;
+                    /** @description Specialisation code of the agency platform. */
+                    Specialisation: number | null;
+                    /** @description Link to the project portfolio. */
+                    ProjectPortfolioURL: string | null;
+                    /** @description The trade licence document was verified. */
+                    TradeLicenseDocumentVerified: boolean;
+                    /** @description The RERA certificate was verified. */
+                    ReraCertificateVerified: boolean;
+                    /** @description The identification document was verified. */
+                    IdentificationDocumentVerified: boolean;
+                    /** @description Company status of the agency platform. */
+                    Status: number;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    CreatedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    UpdatedAt: string;
+                };
+                /** @description The user who created the project; null when the project has no author. */
+                author: {
+                    /** @description User id. */
+                    ID: number;
+                    /** @description Full name. */
+                    Name: string;
+                    /** @description E-mail address. */
+                    Email: string;
+                    /** @description User status of the agency platform. */
+                    Status: number;
+                    /** @description User type, 0 to 3. */
+                    Type: number;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    CreatedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    UpdatedAt: string;
+                    /** @description When the user was deleted; null while active. */
+                    DeletedAt: string | null;
+                } | null;
+                /** @description The area; null when no area is set. */
+                area: {
+                    /** @description Area id. */
+                    id: number;
+                    /** @description Area name. */
+                    name: string;
+                    /** @description City. */
+                    city: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Project name. */
+                name: string;
+                /** @description Description (may be empty). */
+                description: string;
+                /** @description Developer registration number (may be empty). */
+                developer_registration_id: string;
+                /** @description Trakheesi permit id (may be empty). */
+                trakheesi_project_id: string;
+                /** @description Escrow account (empty when none). */
+                escrow_account: string;
+                /** @description Oqood registration (may be empty). */
+                oqood_registration: string;
+                /** @description Project (property) type. */
+                type: number;
+                /** @description Free-form status of the agency platform. */
+                status: number;
+                /** @description Development status, 0 to 3. */
+                development_status: number;
+                /** @description Construction progress, percent. */
+                readiness_progress: number;
+                /** @description Number of floors. */
+                total_floors: number;
+                /** @description Launch date. */
+                launch_date: string | null;
+                /** @description Launch time as given by the developer (free text). */
+                launch_time: string | null;
+                /** @description Resale conditions (free text). */
+                resale_conditions: string | null;
+                /** @description Floors formula, e.g. `G+P+20`. */
+                floors_formula: string | null;
+                /** @description Always false: drafts are not visible. */
+                is_draft: boolean;
+                /** @description Branded residence. */
+                is_branded: boolean;
+                /** @description Annual service charge per ft² as given by the developer (not affected by the key’s price vector); null when unknown. */
+                service_charge: number | null;
+                /** @description Id of the floor plan file. */
+                floor_plan_file_id: number | null;
+                /** @description Id of the brochure file. */
+                brochure_file_id: number | null;
+                /** @description Id of the general plan file. */
+                general_plan_file_id: number | null;
+                /** @description Floor plan; null when none. */
+                floor_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Brochure; null when none. */
+                brochure_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description General plan; null when none. */
+                general_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                CreatedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                UpdatedAt: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the record was last changed (RFC 3339, UTC).
+             */
+            updated_at: string;
+        };
+        /**
+         * UnitDetailSelection
+         * @description A unit with its project, developer, area, plan and tags. As answered with `fields`: only the properties named (each with its full content), so none is required.
+         */
+        UnitDetailSelection: {
+            /** @description Unit id. */
+            id?: number;
+            /** @description Project id. */
+            project_id?: number;
+            /** @description Unit number as given by the developer. */
+            unit_number?: string;
+            /** @description Bedrooms; 0 = studio. */
+            bedrooms?: number;
+            /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
+            status?: number;
+            /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
+            furnishing?: number;
+            /** @description Parking spaces. */
+            parking?: number;
+            /** @description Floor. */
+            floor?: number;
+            /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
+            price?: number | null;
+            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
+            currency?: string;
+            /**
+             * Format: double
+             * @description Area, m².
+             */
+            unit_area?: number;
+            /** @description Id of the unit plan file. */
+            plan_file_id?: number | null;
+            /** @description The unit plan; null when none. */
+            plan_file?: {
+                /** @description File id. */
+                id: number;
+                /** @description Name of the file when it was uploaded. */
+                original_name: string | null;
+                /** @description Name of the file in storage. */
+                storage_name: string | null;
+                /** @description MIME type, e.g. `image/jpeg`. */
+                mime_type: string | null;
+                /** @description Relative storage path. */
+                path: string;
+                /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                url: string;
+                /** @description Size in bytes (64-bit). */
+                size: number | null;
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                updated_at: string;
+            } | null;
+            /** @description The unit’s tags, by link id. */
+            preferences?: {
+                /** @description Id of the link between the unit and the tag. */
+                id: number;
+                /** @description The unit. */
+                unit_id: number;
+                /** @description The unit tag (GET /preferences). */
+                preference_id: number;
+                /** @description The unit tag. */
+                preference: {
+                    /** @description Unit tag id. */
+                    id: number;
+                    /** @description Unit tag name. */
+                    name: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                updated_at: string;
+            }[];
+            /** @description The unit’s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model). */
+            project?: {
+                /** @description Project id. */
+                id: number;
+                /** @description Developer company id. */
+                company_id: number;
+                /** @description Id of the user who created the project; null when unknown. */
+                author_id: number | null;
+                /** @description Area id; null when no area is set. */
+                area_id: number | null;
+                /** @description The developer company (PascalCase keys, as in the data model). */
+                company: {
+                    /** @description Company id. */
+                    ID: number;
+                    /** @description 2 = agency, 3 = developer. */
+                    CompanyType: number;
+                    /** @description Trading name. */
+                    CompanyName: string;
+                    /** @description Legal name. */
+                    LegalName: string | null;
+                    /** @description Trade licence number. */
+                    TradeLicenseCode: string | null;
+                    /** @description RERA licence number. */
+                    ReraLicenseCode: string | null;
+                    /** @description Preferred contact e-mail. */
+                    PreferredContactEmail: string | null;
+                    /** @description Preferred contact phone. */
+                    PreferredContactPhone: string | null;
+                    /** @description Office address. */
+                    OfficeAddress: string | null;
+                    /** @description P.O. box. */
+                    POBoxNumber: string | null;
+                    /** @description Id of the logo file. */
+                    LogoFileID: number | null;
+                    /** @description The logo file; null when none. */
+                    LogoFile: {
+                        /** @description File id. */
+                        id: number;
+                        /** @description Name of the file when it was uploaded. */
+                        original_name: string | null;
+                        /** @description Name of the file in storage. */
+                        storage_name: string | null;
+                        /** @description MIME type, e.g. `image/jpeg`. */
+                        mime_type: string | null;
+                        /** @description Relative storage path. */
+                        path: string;
+                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                        url: string;
+                        /** @description Size in bytes (64-bit). */
+                        size: number | null;
+                        /**
+                         * Format: date-time
+                         * @description When the record was created (RFC 3339, UTC).
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description When the record was last changed (RFC 3339, UTC).
+                         */
+                        updated_at: string;
+                    } | null;
+                    /** @description Description of the company. */
+                    OrganisationDescription: string | null;
+                    /** @description Specialisation code of the agency platform. */
+                    Specialisation: number | null;
+                    /** @description Link to the project portfolio. */
+                    ProjectPortfolioURL: string | null;
+                    /** @description The trade licence document was verified. */
+                    TradeLicenseDocumentVerified: boolean;
+                    /** @description The RERA certificate was verified. */
+                    ReraCertificateVerified: boolean;
+                    /** @description The identification document was verified. */
+                    IdentificationDocumentVerified: boolean;
+                    /** @description Company status of the agency platform. */
+                    Status: number;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    CreatedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    UpdatedAt: string;
+                };
+                /** @description The user who created the project; null when the project has no author. */
+                author: {
+                    /** @description User id. */
+                    ID: number;
+                    /** @description Full name. */
+                    Name: string;
+                    /** @description E-mail address. */
+                    Email: string;
+                    /** @description User status of the agency platform. */
+                    Status: number;
+                    /** @description User type, 0 to 3. */
+                    Type: number;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    CreatedAt: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    UpdatedAt: string;
+                    /** @description When the user was deleted; null while active. */
+                    DeletedAt: string | null;
+                } | null;
+                /** @description The area; null when no area is set. */
+                area: {
+                    /** @description Area id. */
+                    id: number;
+                    /** @description Area name. */
+                    name: string;
+                    /** @description City. */
+                    city: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Project name. */
+                name: string;
+                /** @description Description (may be empty). */
+                description: string;
+                /** @description Developer registration number (may be empty). */
+                developer_registration_id: string;
+                /** @description Trakheesi permit id (may be empty). */
+                trakheesi_project_id: string;
+                /** @description Escrow account (empty when none). */
+                escrow_account: string;
+                /** @description Oqood registration (may be empty). */
+                oqood_registration: string;
+                /** @description Project (property) type. */
+                type: number;
+                /** @description Free-form status of the agency platform. */
+                status: number;
+                /** @description Development status, 0 to 3. */
+                development_status: number;
+                /** @description Construction progress, percent. */
+                readiness_progress: number;
+                /** @description Number of floors. */
+                total_floors: number;
+                /** @description Launch date. */
+                launch_date: string | null;
+                /** @description Launch time as given by the developer (free text). */
+                launch_time: string | null;
+                /** @description Resale conditions (free text). */
+                resale_conditions: string | null;
+                /** @description Floors formula, e.g. `G+P+20`. */
+                floors_formula: string | null;
+                /** @description Always false: drafts are not visible. */
+                is_draft: boolean;
+                /** @description Branded residence. */
+                is_branded: boolean;
+                /** @description Annual service charge per ft² as given by the developer (not affected by the key’s price vector); null when unknown. */
+                service_charge: number | null;
+                /** @description Id of the floor plan file. */
+                floor_plan_file_id: number | null;
+                /** @description Id of the brochure file. */
+                brochure_file_id: number | null;
+                /** @description Id of the general plan file. */
+                general_plan_file_id: number | null;
+                /** @description Floor plan; null when none. */
+                floor_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description Brochure; null when none. */
+                brochure_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /** @description General plan; null when none. */
+                general_plan_file: {
+                    /** @description File id. */
+                    id: number;
+                    /** @description Name of the file when it was uploaded. */
+                    original_name: string | null;
+                    /** @description Name of the file in storage. */
+                    storage_name: string | null;
+                    /** @description MIME type, e.g. `image/jpeg`. */
+                    mime_type: string | null;
+                    /** @description Relative storage path. */
+                    path: string;
+                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
+                    url: string;
+                    /** @description Size in bytes (64-bit). */
+                    size: number | null;
+                    /**
+                     * Format: date-time
+                     * @description When the record was created (RFC 3339, UTC).
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When the record was last changed (RFC 3339, UTC).
+                     */
+                    updated_at: string;
+                } | null;
+                /**
+                 * Format: date-time
+                 * @description When the record was created (RFC 3339, UTC).
+                 */
+                CreatedAt: string;
+                /**
+                 * Format: date-time
+                 * @description When the record was last changed (RFC 3339, UTC).
+                 */
+                UpdatedAt: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the record was created (RFC 3339, UTC).
+             */
+            created_at?: string;
+            /**
+             * Format: date-time
+             * @description When the record was last changed (RFC 3339, UTC).
+             */
+            updated_at?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -2961,7 +4559,7 @@ export interface operations {
                      *         "total": 57,
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
                      *             "status": 3,
                      *             "development_status": 1,
@@ -2972,7 +4570,7 @@ export interface operations {
                      *             "price_from": 1250000,
                      *             "size_from": 68.5,
                      *             "currency": "AED",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *             "company": {
                      *               "id": 3,
                      *               "name": "Skyline Developments",
@@ -3139,85 +4737,7 @@ export interface operations {
                                 }[];
                             };
                             /** @description The page, in the order of `sort` (default: project name, then id); stable: paging with the same filters and sort never repeats or skips a project. */
-                            items: {
-                                /** @description Project id. */
-                                id: number;
-                                /** @description Project name. */
-                                name: string;
-                                /** @description Free-form status of the agency platform; no defined meaning. */
-                                status: number;
-                                /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
-                                development_status: number;
-                                /** @description Branded residence. */
-                                is_branded: boolean;
-                                /** @description Resale (secondary market) project. */
-                                is_resale: boolean;
-                                /** @description The project has an escrow account. */
-                                is_escrow: boolean;
-                                /** @description Planned (or actual) handover date. */
-                                handover_date: string | null;
-                                /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
-                                price_from: number | null;
-                                /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
-                                size_from: number | null;
-                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
-                                currency: string;
-                                /** @description Link to the project’s first image; null when it has none. */
-                                logo: string | null;
-                                /** @description The developer that owns the project. */
-                                company: {
-                                    /** @description Developer company id (usable in `developer_ids`). */
-                                    id: number;
-                                    /** @description Developer company name. */
-                                    name: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
-                                    logo: string | null;
-                                };
-                                /** @description The payment plan, in plan order; empty when none. */
-                                payment_plans: {
-                                    /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
-                                    type: 1 | 2 | 3;
-                                    /** @description Share of the price, percent (0 to 100). */
-                                    percent: number;
-                                }[];
-                                /** @description The project’s own features and amenities (see GET /project-preferences). */
-                                preferences: {
-                                    /** @description Features (type 1) selected by the developer, sorted by name. */
-                                    features: {
-                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                        id: number;
-                                        /** @description Feature/amenity name. */
-                                        name: string;
-                                        /** @description 1 feature, 2 amenity */
-                                        type: 1 | 2;
-                                    }[];
-                                    /** @description Amenities (type 2) selected by the developer, sorted by name. */
-                                    amenities: {
-                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                        id: number;
-                                        /** @description Feature/amenity name. */
-                                        name: string;
-                                        /** @description 1 feature, 2 amenity */
-                                        type: 1 | 2;
-                                    }[];
-                                };
-                                /**
-                                 * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
-                                 * @example {
-                                 *       "units": 4,
-                                 *       "price_from": 1103560,
-                                 *       "size_from": 74.5
-                                 *     }
-                                 */
-                                match?: {
-                                    /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
-                                    units: number;
-                                    /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
-                                    price_from: number | null;
-                                    /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
-                                    size_from: number | null;
-                                };
-                            }[];
+                            items: (components["schemas"]["ProjectListItem"] | components["schemas"]["ProjectListItemSelection"])[];
                         };
                     };
                 };
@@ -3384,7 +4904,7 @@ export interface operations {
                  *       "bedrooms": "2",
                  *       "sort": "price_from",
                  *       "limit": 20,
-                 *       "fields": "id,name,logo,price_from,location",
+                 *       "fields": "id,name,logo,price_from,currency",
                  *       "polygon": {
                  *         "type": "Polygon",
                  *         "coordinates": [
@@ -3584,7 +5104,7 @@ export interface operations {
                      *         "total": 57,
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
                      *             "status": 3,
                      *             "development_status": 1,
@@ -3595,7 +5115,7 @@ export interface operations {
                      *             "price_from": 1250000,
                      *             "size_from": 68.5,
                      *             "currency": "AED",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *             "company": {
                      *               "id": 3,
                      *               "name": "Skyline Developments",
@@ -3762,85 +5282,7 @@ export interface operations {
                                 }[];
                             };
                             /** @description The page, in the order of `sort` (default: project name, then id); stable: paging with the same filters and sort never repeats or skips a project. */
-                            items: {
-                                /** @description Project id. */
-                                id: number;
-                                /** @description Project name. */
-                                name: string;
-                                /** @description Free-form status of the agency platform; no defined meaning. */
-                                status: number;
-                                /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
-                                development_status: number;
-                                /** @description Branded residence. */
-                                is_branded: boolean;
-                                /** @description Resale (secondary market) project. */
-                                is_resale: boolean;
-                                /** @description The project has an escrow account. */
-                                is_escrow: boolean;
-                                /** @description Planned (or actual) handover date. */
-                                handover_date: string | null;
-                                /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
-                                price_from: number | null;
-                                /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
-                                size_from: number | null;
-                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
-                                currency: string;
-                                /** @description Link to the project’s first image; null when it has none. */
-                                logo: string | null;
-                                /** @description The developer that owns the project. */
-                                company: {
-                                    /** @description Developer company id (usable in `developer_ids`). */
-                                    id: number;
-                                    /** @description Developer company name. */
-                                    name: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
-                                    logo: string | null;
-                                };
-                                /** @description The payment plan, in plan order; empty when none. */
-                                payment_plans: {
-                                    /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
-                                    type: 1 | 2 | 3;
-                                    /** @description Share of the price, percent (0 to 100). */
-                                    percent: number;
-                                }[];
-                                /** @description The project’s own features and amenities (see GET /project-preferences). */
-                                preferences: {
-                                    /** @description Features (type 1) selected by the developer, sorted by name. */
-                                    features: {
-                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                        id: number;
-                                        /** @description Feature/amenity name. */
-                                        name: string;
-                                        /** @description 1 feature, 2 amenity */
-                                        type: 1 | 2;
-                                    }[];
-                                    /** @description Amenities (type 2) selected by the developer, sorted by name. */
-                                    amenities: {
-                                        /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                        id: number;
-                                        /** @description Feature/amenity name. */
-                                        name: string;
-                                        /** @description 1 feature, 2 amenity */
-                                        type: 1 | 2;
-                                    }[];
-                                };
-                                /**
-                                 * @description Only with `match=true`: the units of the project that satisfy the request’s unit-level filters, e.g. for `bedrooms=2`, its 2-bedroom units: how many, from which price and from which size.
-                                 * @example {
-                                 *       "units": 4,
-                                 *       "price_from": 1103560,
-                                 *       "size_from": 74.5
-                                 *     }
-                                 */
-                                match?: {
-                                    /** @description The project’s units that satisfy every unit-level filter of the request (one and the same unit satisfying all of them, as for the search itself); without unit-level filters, all its units. At least 1 when the request has unit-level filters (the project matched through them); 0 only for a project without units. */
-                                    units: number;
-                                    /** @description The lowest price among those units, shown exactly as the item’s `price_from` is (the key’s prices; with `currency=`, that currency unless the project’s has no rate), in the item’s `currency`; null when none of them has a price (e.g. every matching 2-bedroom unit is "price on request"). Without unit-level filters, the item’s `price_from`. */
-                                    price_from: number | null;
-                                    /** @description The smallest unit area among those units, m²; null when there are none. Without unit-level filters, the item’s `size_from`. */
-                                    size_from: number | null;
-                                };
-                            }[];
+                            items: (components["schemas"]["ProjectListItem"] | components["schemas"]["ProjectListItemSelection"])[];
                         };
                     };
                 };
@@ -4014,9 +5456,9 @@ export interface operations {
                      *       "data": {
                      *         "items": [
                      *           {
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "name": "Marina Vista Residences",
-                     *             "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg"
+                     *             "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg"
                      *           },
                      *           {
                      *             "id": 57,
@@ -4230,7 +5672,7 @@ export interface operations {
             path: {
                 /**
                  * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
-                 * @example 42
+                 * @example 34
                  */
                 id: number;
             };
@@ -4238,7 +5680,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The project with every block. */
+            /** @description The project with every block (with `fields`, only the properties and blocks named). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4258,7 +5700,7 @@ export interface operations {
                      * @example {
                      *       "status": "success",
                      *       "data": {
-                     *         "id": 42,
+                     *         "id": 34,
                      *         "name": "Marina Vista Residences",
                      *         "description": "A 45-storey waterfront tower with marina views, two minutes from the tram.",
                      *         "type": 1,
@@ -4283,7 +5725,7 @@ export interface operations {
                      *         "floors_formula": "G+P+45",
                      *         "price_from": 1250000,
                      *         "size_from": 68.5,
-                     *         "logo": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *         "logo": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *         "company": {
                      *           "id": 3,
                      *           "name": "Skyline Developments",
@@ -4326,8 +5768,8 @@ export interface operations {
                      *                 "original_name": "cover.jpg",
                      *                 "storage_name": "901-cover.jpg",
                      *                 "mime_type": "image/jpeg",
-                     *                 "path": "projects/42/cover.jpg",
-                     *                 "url": "https://cdn.example-agency.ae/projects/42/cover.jpg",
+                     *                 "path": "projects/34/cover.jpg",
+                     *                 "url": "https://cdn.example-agency.ae/projects/34/cover.jpg",
                      *                 "size": 482113,
                      *                 "created_at": "2026-03-02T09:15:00.000Z",
                      *                 "updated_at": "2026-03-02T09:15:00.000Z"
@@ -4344,8 +5786,8 @@ export interface operations {
                      *             "original_name": "brochure.pdf",
                      *             "storage_name": "905-brochure.pdf",
                      *             "mime_type": "application/pdf",
-                     *             "path": "projects/42/brochure.pdf",
-                     *             "url": "https://cdn.example-agency.ae/projects/42/brochure.pdf",
+                     *             "path": "projects/34/brochure.pdf",
+                     *             "url": "https://cdn.example-agency.ae/projects/34/brochure.pdf",
                      *             "size": 5120334,
                      *             "created_at": "2026-03-02T09:15:00.000Z",
                      *             "updated_at": "2026-03-02T09:15:00.000Z"
@@ -4436,349 +5878,8 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "success";
-                        /** @description A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities. */
-                        data: {
-                            /** @description Project id. */
-                            id: number;
-                            /** @description Project name. */
-                            name: string;
-                            /** @description Description (may be empty). */
-                            description: string;
-                            /** @description Project (property) type, as used by the `unit_types` filter. */
-                            type: number;
-                            /** @description Free-form status of the agency platform; no defined meaning. */
-                            status: number;
-                            /** @description Development status, 0 to 3 (meaning defined by the agency platform). */
-                            development_status: number;
-                            /**
-                             * @description Always false: drafts are not visible.
-                             * @enum {boolean}
-                             */
-                            is_draft: false;
-                            /** @description Branded residence. */
-                            is_branded: boolean;
-                            /** @description Resale (secondary market) project. */
-                            is_resale: boolean;
-                            /** @description The project has an escrow account. */
-                            is_escrow: boolean;
-                            /** @description Name of the project’s area; null when no area is set. */
-                            area_name: string | null;
-                            /** @description City of the project’s area; null when no area is set. */
-                            area_city: string | null;
-                            /** @description Planned (or actual) handover date. */
-                            handover_date: string | null;
-                            /** @description Launch date. */
-                            launch_date: string | null;
-                            /** @description Launch time as given by the developer (free text). */
-                            launch_time: string | null;
-                            /** @description Construction progress, percent. */
-                            readiness_progress: number;
-                            /** @description Number of floors. */
-                            total_floors: number;
-                            /** @description Developer registration number (may be empty). */
-                            developer_registration_id: string;
-                            /** @description Trakheesi permit id (may be empty). */
-                            trakheesi_project_id: string;
-                            /** @description Escrow account (empty when none). */
-                            escrow_account: string;
-                            /** @description Oqood registration (may be empty). */
-                            oqood_registration: string;
-                            /** @description Resale conditions (free text). */
-                            resale_conditions: string | null;
-                            /** @description Floors formula as given by the developer, e.g. `G+P+20`. */
-                            floors_formula: string | null;
-                            /** @description Lowest price among the project’s units, in the key’s prices; null when no unit has a price. */
-                            price_from: number | null;
-                            /** @description Smallest unit area among the project’s units, m²; null when the project has no units. */
-                            size_from: number | null;
-                            /** @description Link to the project’s first image; null when it has none. */
-                            logo: string | null;
-                            /** @description The developer that owns the project. */
-                            company: {
-                                /** @description Developer company id (usable in `developer_ids`). */
-                                id: number;
-                                /** @description Developer company name. */
-                                name: string;
-                                /** @description Ready-to-use link: STATIC_BASE_URL + stored path (the path alone when no base is configured). */
-                                logo: string | null;
-                            };
-                            /** @description Where the project is. */
-                            location: {
-                                /** @description Area id (GET /areas). */
-                                area_id: number | null;
-                                /** @description Area name. */
-                                area_name: string | null;
-                                /** @description Area city. */
-                                area_city: string | null;
-                                /** @description Street address. */
-                                address: string | null;
-                                /** @description Latitude, degrees; null when unknown. */
-                                latitude: number | null;
-                                /** @description Longitude, degrees; null when unknown. */
-                                longitude: number | null;
-                            };
-                            /** @description Money matters other than unit prices. */
-                            cost: {
-                                /** @description Currency of the prices shown, e.g. `AED`: the project’s own, or with `currency=` the one asked for (unless the project’s currency has no rate). */
-                                currency: string;
-                                /** @description Commission type of the agency platform; null when not set. */
-                                commission_type: number | null;
-                                /** @description Annual service charge per ft², in `currency` (converted with `currency=`, without the price vector), as given by the developer (a fee, not a sales price: the key’s price vector does not apply); null when unknown. */
-                                service_charge: number | null;
-                            };
-                            /** @description The payment plan, in plan order; empty when none. */
-                            payment_plans: {
-                                /** @description 1 = down payment, 2 = during construction, 3 = on completion (due at or after handover). */
-                                type: 1 | 2 | 3;
-                                /** @description Share of the price, percent (0 to 100). */
-                                percent: number;
-                            }[];
-                            /** @description Images, tours, presentations and documents. */
-                            media: {
-                                /** @description Gallery, by position. */
-                                images: {
-                                    /** @description Id of the image file (same as `file.id`). */
-                                    id: number;
-                                    /** @description Position in the gallery; the lowest is the cover (the project `logo`). */
-                                    position: number;
-                                    /** @description A stored file, given as a link (the service does not serve files). */
-                                    file: {
-                                        /** @description File id. */
-                                        id: number;
-                                        /** @description Name of the file when it was uploaded. */
-                                        original_name: string | null;
-                                        /** @description Name of the file in storage. */
-                                        storage_name: string | null;
-                                        /** @description MIME type, e.g. `image/jpeg`. */
-                                        mime_type: string | null;
-                                        /** @description Relative storage path. */
-                                        path: string;
-                                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                        url: string;
-                                        /** @description Size in bytes (64-bit). */
-                                        size: number | null;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the record was created (RFC 3339, UTC).
-                                         */
-                                        created_at: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the record was last changed (RFC 3339, UTC).
-                                         */
-                                        updated_at: string;
-                                    };
-                                }[];
-                                /** @description Virtual tour links (plain links, not files). */
-                                tours: string[];
-                                /** @description Presentation links (plain links, not files). */
-                                presentations: string[];
-                                /** @description Floor plan document; null when none. */
-                                floor_plan_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /** @description Brochure; null when none. */
-                                brochure_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /** @description General (master) plan; null when none. */
-                                general_plan_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                            };
-                            /** @description The project’s units (deleted ones left out), sorted by unit number, then id. */
-                            units: {
-                                /** @description Unit id (GET /units/{id}). */
-                                id: number;
-                                /** @description Unit number as given by the developer. */
-                                unit_number: string;
-                                /** @description Bedrooms; 0 = studio. */
-                                bedrooms: number;
-                                /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
-                                status: number;
-                                /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
-                                furnishing: number;
-                                /** @description Price in the key’s prices; null when the unit has no price. */
-                                price: number | null;
-                                /** @description Area, m². */
-                                unit_area: number;
-                            }[];
-                            /** @description The project’s own features and amenities (see GET /project-preferences). */
-                            preferences: {
-                                /** @description Features (type 1) selected by the developer, sorted by name. */
-                                features: {
-                                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                    id: number;
-                                    /** @description Feature/amenity name. */
-                                    name: string;
-                                    /** @description 1 feature, 2 amenity */
-                                    type: 1 | 2;
-                                }[];
-                                /** @description Amenities (type 2) selected by the developer, sorted by name. */
-                                amenities: {
-                                    /** @description Feature/amenity id (GET /project-preferences; usable in `preference_ids`). */
-                                    id: number;
-                                    /** @description Feature/amenity name. */
-                                    name: string;
-                                    /** @description 1 feature, 2 amenity */
-                                    type: 1 | 2;
-                                }[];
-                            };
-                            /** @description Facilities linked to the project, one array per category (all eight keys are always present), each sorted by distance. When the server sets AMENITIEST_RADIUS only facilities strictly closer than that many metres are listed; otherwise every facility linked at import time. Distinct from `preferences`. */
-                            nearby_facilities: {
-                                /** @description Nearby airports and ports facilities, nearest first (empty when none). */
-                                airports_ports: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby education facilities, nearest first (empty when none). */
-                                education: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby employment facilities, nearest first (empty when none). */
-                                employment: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby healthcare facilities, nearest first (empty when none). */
-                                healthcare: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby lifestyle facilities, nearest first (empty when none). */
-                                lifestyle: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby retail facilities, nearest first (empty when none). */
-                                retail: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby transport facilities, nearest first (empty when none). */
-                                transport: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                /** @description Nearby tourism facilities, nearest first (empty when none). */
-                                tourism: {
-                                    /** @description Great-circle distance from the project to the facility, metres, computed at import time. */
-                                    distance: number;
-                                    /** @description The facility’s master-data record as imported, unchanged (30 to 50 fields that differ per category, e.g. `curriculum` and `khda_rating` for schools, `specialty_type` and `emergency_24_7` for clinics, `retail_format` for retail). It always carries `source_id` (string), the stable identifier in the source dataset (added from the import when the record lacks it). Coordinates are `latitude`/`longitude` for airports_ports and `asset_latitude`/`asset_longitude` for every other category. */
-                                    facility: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                            };
-                            /**
-                             * Format: date-time
-                             * @description When the record was created (RFC 3339, UTC).
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When the record was last changed (RFC 3339, UTC).
-                             */
-                            updated_at: string;
-                        };
+                        /** @description Without `fields`: `ProjectDetail`, the whole object. With `fields`: `ProjectDetailSelection`, only the properties named. */
+                        data: components["schemas"]["ProjectDetail"] | components["schemas"]["ProjectDetailSelection"];
                     };
                 };
             };
@@ -4965,7 +6066,7 @@ export interface operations {
             path: {
                 /**
                  * @description Record id, an integer of at least 1 (one above 2147483647 names no record: 404).
-                 * @example 42
+                 * @example 34
                  */
                 id: number;
             };
@@ -5536,9 +6637,9 @@ export interface operations {
                      *             "price_from": 2450000,
                      *             "currency": "AED",
                      *             "project": {
-                     *               "id": 42,
+                     *               "id": 34,
                      *               "name": "Marina Crest Residences",
-                     *               "logo": "https://cdn.example-agency.ae/projects/42/logo.png"
+                     *               "logo": "https://cdn.example-agency.ae/projects/34/logo.png"
                      *             },
                      *             "match": {
                      *               "units": 3,
@@ -5806,7 +6907,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The unit, with its project, developer, area, plan and tags. */
+            /** @description The unit, with its project, developer, area, plan and tags (with `fields`, only the properties named). */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5827,7 +6928,7 @@ export interface operations {
                      *       "status": "success",
                      *       "data": {
                      *         "id": 1201,
-                     *         "project_id": 42,
+                     *         "project_id": 34,
                      *         "unit_number": "A-1204",
                      *         "bedrooms": 1,
                      *         "status": 4,
@@ -5854,7 +6955,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "project": {
-                     *           "id": 42,
+                     *           "id": 34,
                      *           "company_id": 3,
                      *           "author_id": 31,
                      *           "area_id": 1,
@@ -5935,8 +7036,8 @@ export interface operations {
                      *             "original_name": "brochure.pdf",
                      *             "storage_name": "905-brochure.pdf",
                      *             "mime_type": "application/pdf",
-                     *             "path": "projects/42/brochure.pdf",
-                     *             "url": "https://cdn.example-agency.ae/projects/42/brochure.pdf",
+                     *             "path": "projects/34/brochure.pdf",
+                     *             "url": "https://cdn.example-agency.ae/projects/34/brochure.pdf",
                      *             "size": 5120334,
                      *             "created_at": "2026-03-02T09:15:00.000Z",
                      *             "updated_at": "2026-03-02T09:15:00.000Z"
@@ -5956,373 +7057,8 @@ export interface operations {
                          * @enum {string}
                          */
                         status: "success";
-                        /** @description A unit with its project, developer, area, plan and tags. */
-                        data: {
-                            /** @description Unit id. */
-                            id: number;
-                            /** @description Project id. */
-                            project_id: number;
-                            /** @description Unit number as given by the developer. */
-                            unit_number: string;
-                            /** @description Bedrooms; 0 = studio. */
-                            bedrooms: number;
-                            /** @description 1 announced, 2 EOI, 3 start of sales, 4 on sale, 5 out of stock. */
-                            status: number;
-                            /** @description 1 unfurnished, 2 partially furnished, 3 fully furnished, 4 premium. */
-                            furnishing: number;
-                            /** @description Parking spaces. */
-                            parking: number;
-                            /** @description Floor. */
-                            floor: number;
-                            /** @description Price in the key’s prices (base price × price factor, rounded to 2 decimals); null when the unit has no price. */
-                            price: number | null;
-                            /** @description Only with `currency=` (an addition): the currency of `price`, the one asked for (or the project’s own when it has no rate). */
-                            currency?: string;
-                            /**
-                             * Format: double
-                             * @description Area, m².
-                             */
-                            unit_area: number;
-                            /** @description Id of the unit plan file. */
-                            plan_file_id: number | null;
-                            /** @description The unit plan; null when none. */
-                            plan_file: {
-                                /** @description File id. */
-                                id: number;
-                                /** @description Name of the file when it was uploaded. */
-                                original_name: string | null;
-                                /** @description Name of the file in storage. */
-                                storage_name: string | null;
-                                /** @description MIME type, e.g. `image/jpeg`. */
-                                mime_type: string | null;
-                                /** @description Relative storage path. */
-                                path: string;
-                                /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                url: string;
-                                /** @description Size in bytes (64-bit). */
-                                size: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was created (RFC 3339, UTC).
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was last changed (RFC 3339, UTC).
-                                 */
-                                updated_at: string;
-                            } | null;
-                            /** @description The unit’s tags, by link id. */
-                            preferences: {
-                                /** @description Id of the link between the unit and the tag. */
-                                id: number;
-                                /** @description The unit. */
-                                unit_id: number;
-                                /** @description The unit tag (GET /preferences). */
-                                preference_id: number;
-                                /** @description The unit tag. */
-                                preference: {
-                                    /** @description Unit tag id. */
-                                    id: number;
-                                    /** @description Unit tag name. */
-                                    name: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was created (RFC 3339, UTC).
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was last changed (RFC 3339, UTC).
-                                 */
-                                updated_at: string;
-                            }[];
-                            /** @description The unit’s project (snake_case keys except CreatedAt and UpdatedAt, as in the data model). */
-                            project: {
-                                /** @description Project id. */
-                                id: number;
-                                /** @description Developer company id. */
-                                company_id: number;
-                                /** @description Id of the user who created the project; null when unknown. */
-                                author_id: number | null;
-                                /** @description Area id; null when no area is set. */
-                                area_id: number | null;
-                                /** @description The developer company (PascalCase keys, as in the data model). */
-                                company: {
-                                    /** @description Company id. */
-                                    ID: number;
-                                    /** @description 2 = agency, 3 = developer. */
-                                    CompanyType: number;
-                                    /** @description Trading name. */
-                                    CompanyName: string;
-                                    /** @description Legal name. */
-                                    LegalName: string | null;
-                                    /** @description Trade licence number. */
-                                    TradeLicenseCode: string | null;
-                                    /** @description RERA licence number. */
-                                    ReraLicenseCode: string | null;
-                                    /** @description Preferred contact e-mail. */
-                                    PreferredContactEmail: string | null;
-                                    /** @description Preferred contact phone. */
-                                    PreferredContactPhone: string | null;
-                                    /** @description Office address. */
-                                    OfficeAddress: string | null;
-                                    /** @description P.O. box. */
-                                    POBoxNumber: string | null;
-                                    /** @description Id of the logo file. */
-                                    LogoFileID: number | null;
-                                    /** @description The logo file; null when none. */
-                                    LogoFile: {
-                                        /** @description File id. */
-                                        id: number;
-                                        /** @description Name of the file when it was uploaded. */
-                                        original_name: string | null;
-                                        /** @description Name of the file in storage. */
-                                        storage_name: string | null;
-                                        /** @description MIME type, e.g. `image/jpeg`. */
-                                        mime_type: string | null;
-                                        /** @description Relative storage path. */
-                                        path: string;
-                                        /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                        url: string;
-                                        /** @description Size in bytes (64-bit). */
-                                        size: number | null;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the record was created (RFC 3339, UTC).
-                                         */
-                                        created_at: string;
-                                        /**
-                                         * Format: date-time
-                                         * @description When the record was last changed (RFC 3339, UTC).
-                                         */
-                                        updated_at: string;
-                                    } | null;
-                                    /** @description Description of the company. */
-                                    OrganisationDescription: string | null;
-                                    /** @description Specialisation code of the agency platform. */
-                                    Specialisation: number | null;
-                                    /** @description Link to the project portfolio. */
-                                    ProjectPortfolioURL: string | null;
-                                    /** @description The trade licence document was verified. */
-                                    TradeLicenseDocumentVerified: boolean;
-                                    /** @description The RERA certificate was verified. */
-                                    ReraCertificateVerified: boolean;
-                                    /** @description The identification document was verified. */
-                                    IdentificationDocumentVerified: boolean;
-                                    /** @description Company status of the agency platform. */
-                                    Status: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    CreatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    UpdatedAt: string;
-                                };
-                                /** @description The user who created the project; null when the project has no author. */
-                                author: {
-                                    /** @description User id. */
-                                    ID: number;
-                                    /** @description Full name. */
-                                    Name: string;
-                                    /** @description E-mail address. */
-                                    Email: string;
-                                    /** @description User status of the agency platform. */
-                                    Status: number;
-                                    /** @description User type, 0 to 3. */
-                                    Type: number;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    CreatedAt: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    UpdatedAt: string;
-                                    /** @description When the user was deleted; null while active. */
-                                    DeletedAt: string | null;
-                                } | null;
-                                /** @description The area; null when no area is set. */
-                                area: {
-                                    /** @description Area id. */
-                                    id: number;
-                                    /** @description Area name. */
-                                    name: string;
-                                    /** @description City. */
-                                    city: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /** @description Project name. */
-                                name: string;
-                                /** @description Description (may be empty). */
-                                description: string;
-                                /** @description Developer registration number (may be empty). */
-                                developer_registration_id: string;
-                                /** @description Trakheesi permit id (may be empty). */
-                                trakheesi_project_id: string;
-                                /** @description Escrow account (empty when none). */
-                                escrow_account: string;
-                                /** @description Oqood registration (may be empty). */
-                                oqood_registration: string;
-                                /** @description Project (property) type. */
-                                type: number;
-                                /** @description Free-form status of the agency platform. */
-                                status: number;
-                                /** @description Development status, 0 to 3. */
-                                development_status: number;
-                                /** @description Construction progress, percent. */
-                                readiness_progress: number;
-                                /** @description Number of floors. */
-                                total_floors: number;
-                                /** @description Launch date. */
-                                launch_date: string | null;
-                                /** @description Launch time as given by the developer (free text). */
-                                launch_time: string | null;
-                                /** @description Resale conditions (free text). */
-                                resale_conditions: string | null;
-                                /** @description Floors formula, e.g. `G+P+20`. */
-                                floors_formula: string | null;
-                                /** @description Always false: drafts are not visible. */
-                                is_draft: boolean;
-                                /** @description Branded residence. */
-                                is_branded: boolean;
-                                /** @description Annual service charge per ft² as given by the developer (not affected by the key’s price vector); null when unknown. */
-                                service_charge: number | null;
-                                /** @description Id of the floor plan file. */
-                                floor_plan_file_id: number | null;
-                                /** @description Id of the brochure file. */
-                                brochure_file_id: number | null;
-                                /** @description Id of the general plan file. */
-                                general_plan_file_id: number | null;
-                                /** @description Floor plan; null when none. */
-                                floor_plan_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /** @description Brochure; null when none. */
-                                brochure_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /** @description General plan; null when none. */
-                                general_plan_file: {
-                                    /** @description File id. */
-                                    id: number;
-                                    /** @description Name of the file when it was uploaded. */
-                                    original_name: string | null;
-                                    /** @description Name of the file in storage. */
-                                    storage_name: string | null;
-                                    /** @description MIME type, e.g. `image/jpeg`. */
-                                    mime_type: string | null;
-                                    /** @description Relative storage path. */
-                                    path: string;
-                                    /** @description Ready-to-use link: STATIC_BASE_URL + `/` + path (the path alone when no base is configured). Fetched without a key. */
-                                    url: string;
-                                    /** @description Size in bytes (64-bit). */
-                                    size: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was created (RFC 3339, UTC).
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description When the record was last changed (RFC 3339, UTC).
-                                     */
-                                    updated_at: string;
-                                } | null;
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was created (RFC 3339, UTC).
-                                 */
-                                CreatedAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @description When the record was last changed (RFC 3339, UTC).
-                                 */
-                                UpdatedAt: string;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description When the record was created (RFC 3339, UTC).
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description When the record was last changed (RFC 3339, UTC).
-                             */
-                            updated_at: string;
-                        };
+                        /** @description Without `fields`: `UnitDetail`, the whole object. With `fields`: `UnitDetailSelection`, only the properties named. */
+                        data: components["schemas"]["UnitDetail"] | components["schemas"]["UnitDetailSelection"];
                     };
                 };
             };
@@ -6545,21 +7281,21 @@ export interface operations {
                      *         "items": [
                      *           {
                      *             "type": "project",
-                     *             "id": 42,
+                     *             "id": 34,
                      *             "change": "upsert",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           },
                      *           {
                      *             "type": "unit",
                      *             "id": 1201,
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "change": "upsert",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           },
                      *           {
                      *             "type": "unit",
                      *             "id": 1207,
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "change": "removed",
                      *             "changed_at": "2026-10-18T14:02:11.000Z"
                      *           }
@@ -6978,7 +7714,7 @@ export interface operations {
                      *           "unit": {
                      *             "id": 1201,
                      *             "unit_number": "A-1204",
-                     *             "project_id": 42,
+                     *             "project_id": 34,
                      *             "project_name": "Marina Vista Residences"
                      *           },
                      *           "price": 1250000,
@@ -7488,7 +8224,7 @@ export interface operations {
                      *         "content": [
                      *           {
                      *             "type": "text",
-                     *             "text": "57 projects match; showing 1–5 (sort: name). Prices are the agency’s.\n- [project 42] Marina Vista Residences by Skyline Developments: from AED 1,250,000 …"
+                     *             "text": "57 projects match; showing 1–5 (sort: name). Prices are the agency’s.\n- [project 34] Marina Vista Residences by Skyline Developments: from AED 1,250,000 …"
                      *           }
                      *         ],
                      *         "structuredContent": {

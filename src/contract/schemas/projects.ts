@@ -6,6 +6,7 @@ import { DEFAULT_LIMIT, FACET_NAMES, MAX_LIMIT, MAX_OFFSET, MAX_POLYGON_VERTICES
 import { FACILITY_CATEGORIES, type FacilityCategory } from '../../domain/catalogue-codes.js';
 import { CreatedAt, DateTime, FeatureType, Link, UpdatedAt } from './reference.js';
 import { fieldsParameter } from '../field-selection.js';
+import { fieldSelectable } from './field-selected.js';
 import { MAX_NEARBY_LIMIT, NEARBY_FORMS, SUMMARY_FACILITY_FIELDS } from '../nearby-facilities.js';
 
 export { CreatedAt, Timestamp, UpdatedAt } from './reference.js';
@@ -372,6 +373,15 @@ export const ProjectsPageSchema = Type.Object({
 });
 export type ProjectsPageSchema = Static<typeof ProjectsPageSchema>;
 
+/** A list item whole, or with `fields` only the properties named (field-selected.ts). */
+export const ProjectListItemSchemas = fieldSelectable(ProjectListItem, 'ProjectListItem');
+
+/** The page as GET /projects and POST /projects/search document it: each item whole, or selected with `fields`. */
+export const ProjectsPageResponse = Type.Object({
+  ...ProjectsPageSchema.properties,
+  items: Type.Array(ProjectListItemSchemas.payload, { description: ProjectsPageSchema.properties.items.description }),
+});
+
 // ---------------------------------------------------------------------------------------------------
 // GET /projects/list
 // ---------------------------------------------------------------------------------------------------
@@ -520,6 +530,9 @@ export const ProjectDetail = Type.Object(
   },
   { description: 'A project with every block: location, cost, payment plan, media, units, preferences and nearby facilities.' },
 );
+
+/** The detail whole, or with `fields` only the properties named (field-selected.ts). */
+export const ProjectDetailSchemas = fieldSelectable(ProjectDetail, 'ProjectDetail');
 
 /** The query of GET /projects/{id}: additions only; without any the full, specified answer. */
 export const ProjectDetailQuery = Type.Object(

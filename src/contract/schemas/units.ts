@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { CreatedAt, FileObject, Nullable, UpdatedAt } from './projects.js';
 import { DateTime } from './reference.js';
 import { fieldsParameter } from '../field-selection.js';
+import { fieldSelectable } from './field-selected.js';
 import { DisplayCurrencyParam } from './currencies.js';
 
 /*
@@ -150,6 +151,9 @@ export const UnitModel = Type.Object(
   },
   { description: 'A unit with its project, developer, area, plan and tags.' },
 );
+
+/** The unit whole, or with `fields` only the properties named (field-selected.ts). */
+export const UnitModelSchemas = fieldSelectable(UnitModel, 'UnitDetail');
 
 /** The query of GET /units/{id}: `fields` (an addition); without it the full, specified answer. */
 export const UnitQuery = Type.Object(

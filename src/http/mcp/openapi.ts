@@ -102,7 +102,7 @@ export const mcpExamples = {
       jsonrpc: '2.0',
       id: 3,
       result: {
-        content: [{ type: 'text', text: '57 projects match; showing 1\u20135 (sort: name). Prices are the agency\u2019s.\n- [project 42] Marina Vista Residences by Skyline Developments: from AED 1,250,000 \u2026' }],
+        content: [{ type: 'text', text: '57 projects match; showing 1\u20135 (sort: name). Prices are the agency\u2019s.\n- [project 34] Marina Vista Residences by Skyline Developments: from AED 1,250,000 \u2026' }],
         structuredContent: { total: 57, items: [] },
       },
     },

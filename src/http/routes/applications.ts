@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ApplicationRejected } from '../../domain/application-merge.js';
+import { ApplicationRejected, contactRuleProblem } from '../../domain/application-merge.js';
 import type { AppDeps } from '../deps.js';
 import { requireLiveAuthor } from '../auth.js';
 import { applicationRejected } from '../errors.js';
@@ -68,6 +68,8 @@ export const applicationRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app,
     '/units/:id/applications',
     {
       bodyLimit: APPLICATION_BODY_LIMIT,
+      // With `Prefer: errors=all`, a body the schema refuses also learns the contact rule at once.
+      config: { bodyRules: (body: unknown) => [contactRuleProblem(body)].filter((problem) => problem !== undefined) },
       // Before the body is read: a key whose agency or author is gone is a configuration problem (401)
       // whatever the body says.
       onRequest: async (request) => requireLiveAuthor(request.auth),

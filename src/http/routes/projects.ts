@@ -19,7 +19,8 @@ import {
   ProjectListItem,
   ProjectContacts,
   ProjectDetail,
-  ProjectsPageSchema,
+  ProjectDetailSchemas,
+  ProjectsPageResponse,
   SearchProjectsBody,
 } from '../../contract/schemas/projects.js';
 import type { Static } from '@sinclair/typebox';
@@ -64,7 +65,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           '`match=true` (an addition), each item also has `match`: how many of its units satisfy the unit-level filters, their lowest price and ' +
           'smallest area ("2-bed from AED 1,103,560 \u00b7 4 units").',
         querystring: ListProjectsQuery,
-        response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') }),
+        response: responses({ 200: Success(ProjectsPageResponse, 'One page of matching projects and their total.') }),
       },
     },
     async (request, reply) => searchProjects(request.auth, request.query, reply, true),
@@ -83,7 +84,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'Polygon or MultiPolygon. Same answers, same limits, same errors as the GET form; use it when a drawn shape does not fit in the ' +
           'request line. Nothing is written: the request can be repeated.',
         body: SearchProjectsBody,
-        response: responses({ 200: Success(ProjectsPageSchema, 'One page of matching projects and their total.') })
+        response: responses({ 200: Success(ProjectsPageResponse, 'One page of matching projects and their total.') })
       },
     },
     async (request, reply) => {
@@ -125,7 +126,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, dep
           'even looked up).',
         params: IdParams,
         querystring: ProjectDetailQuery,
-        response: responses({ 200: Success(ProjectDetail, 'The project with every block.') }, [404], notFoundDescription),
+        response: responses({ 200: Success(ProjectDetailSchemas.payload, 'The project with every block (with `fields`, only the properties and blocks named).') }, [404], notFoundDescription),
       },
     },
     async (request, reply) => {

@@ -3,7 +3,7 @@ import type { AppDeps } from '../deps.js';
 import { unitBody, unitRead } from '../catalogue-reads.js';
 import { responses, Success } from '../../contract/schemas/envelope.js';
 import { IdParams } from '../../contract/schemas/params.js';
-import { UnitModel, UnitQuery } from '../../contract/schemas/units.js';
+import { UnitModelSchemas, UnitQuery } from '../../contract/schemas/units.js';
 
 export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) => {
   const { search, details } = deps;
@@ -21,7 +21,7 @@ export const unitRoutes: FastifyPluginAsyncTypebox<AppDeps> = async (app, deps) 
           'properties named are returned, e.g. `fields=id,unit_number,price,plan_file`.',
         params: IdParams,
         querystring: UnitQuery,
-        response: responses({ 200: Success(UnitModel, 'The unit, with its project, developer, area, plan and tags.') }, [404], {
+        response: responses({ 200: Success(UnitModelSchemas.payload, 'The unit, with its project, developer, area, plan and tags (with `fields`, only the properties named).') }, [404], {
           404: '`unit not found`: unknown or deleted unit, draft or deleted project, or a developer without an approved contract (all alike).',
         }),
       },
