@@ -77,8 +77,8 @@ export function haversineSql(lat1: Degrees, lng1: Degrees, lat2: Degrees, lng2: 
  * point of a horizontal or vertical edge, is exact; for a slanted edge a point counts as on it when
  * the cross product (x2 − x1)(py − y1) − (y2 − y1)(px − x1) is 0 in doubles. Inside a polygon is the
  * even-odd rule (a ray to the east crosses the boundary an odd number of times; the half-open rule
- * y1 > py ≠ y2 > py counts each vertex once). Simple rings only (no self-intersection), where
- * even-odd and non-zero winding agree. Projects without coordinates never match.
+ * y1 > py ≠ y2 > py counts each vertex once). Simple rings only (no self-intersection, decided
+ * exactly: simple-ring.ts), where even-odd and non-zero winding agree. Projects without coordinates never match.
  */
 
 /** A longitude/latitude box, edges included; west <= east (no antimeridian crossing). */
@@ -295,69 +295,6 @@ export function inShapeSql(px: Degrees, py: Degrees, shape: LngLatShape): RawBui
     ),
   );
   return sql<boolean>`coalesce((${sql.join(polygons.map((p) => sql`(${p})`), sql` OR `)}), false)`;
-}
-
-/** Orientation of (a, b, c): > 0 counter-clockwise, < 0 clockwise, 0 collinear (in doubles). */
-function orientation(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/** c lies within the bounding box of segment a-b (with orientation 0: on the segment). */
-function withinSegmentBox(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
-  return Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
-}
-
-/** Segments a-b and c-d share a point (touching included). */
-function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const o1 = Math.sign(orientation(ax, ay, bx, by, cx, cy));
-  const o2 = Math.sign(orientation(ax, ay, bx, by, dx, dy));
-  const o3 = Math.sign(orientation(cx, cy, dx, dy, ax, ay));
-  const o4 = Math.sign(orientation(cx, cy, dx, dy, bx, by));
-  if (o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0) return true;
-  return (
-    (o1 === 0 && withinSegmentBox(ax, ay, bx, by, cx, cy)) ||
-    (o2 === 0 && withinSegmentBox(ax, ay, bx, by, dx, dy)) ||
-    (o3 === 0 && withinSegmentBox(cx, cy, dx, dy, ax, ay)) ||
-    (o4 === 0 && withinSegmentBox(cx, cy, dx, dy, bx, by))
-  );
-}
-
-/**
- * Why the ring is not a simple polygon, or undefined when it is: two edges that are not neighbours
- * meet (cross or touch), or two neighbours fold back onto each other. Edges are swept by their west
- * end ("sort and prune"): only pairs whose boxes overlap are tested, so a drawn shape costs about
- * n log n, and the worst case (every box overlapping) is the n² pairs of 1,000 vertices.
- */
-export function selfIntersection(xs: number[], ys: number[]): string | undefined {
-  const n = xs.length;
-  const next = (i: number) => (i + 1 === n ? 0 : i + 1);
-  const edges = Array.from({ length: n }, (_, i) => i).sort((a, b) => Math.min(xs[a], xs[next(a)]) - Math.min(xs[b], xs[next(b)]));
-  for (let k = 0; k < n; k++) {
-    const a = edges[k];
-    const a2 = next(a);
-    const aEast = Math.max(xs[a], xs[a2]);
-    const aSouth = Math.min(ys[a], ys[a2]);
-    const aNorth = Math.max(ys[a], ys[a2]);
-    for (let m = k + 1; m < n; m++) {
-      const b = edges[m];
-      const b2 = next(b);
-      if (Math.min(xs[b], xs[b2]) > aEast) break;
-      if (Math.max(ys[b], ys[b2]) < aSouth || Math.min(ys[b], ys[b2]) > aNorth) continue;
-      const [i, j] = a < b ? [a, b] : [b, a];
-      const i2 = next(i);
-      const j2 = next(j);
-      if (j === i + 1 || j2 === i) {
-        // They share vertex s (o and f are their other ends) and overlap only when they leave it collinear
-        // and in the same direction (a spike folding back on itself).
-        const [s, o, f] = j === i + 1 ? [i2, i, j2] : [i, i2, j];
-        const [sx, sy, ox, oy, fx, fy] = [xs[s], ys[s], xs[o], ys[o], xs[f], ys[f]];
-        if (orientation(sx, sy, ox, oy, fx, fy) === 0 && (ox - sx) * (fx - sx) + (oy - sy) * (fy - sy) > 0) return `edges ${i + 1} and ${j + 1} overlap`;
-        continue;
-      }
-      if (segmentsMeet(xs[i], ys[i], xs[i2], ys[i2], xs[j], ys[j], xs[j2], ys[j2])) return `edges ${i + 1} and ${j + 1} cross or touch`;
-    }
-  }
-  return undefined;
 }
 
 export function boxOf(xs: number[], ys: number[]): LngLatBox {
