@@ -177,74 +177,158 @@ export function inShape(px: number, py: number, shape: LngLatShape): boolean {
   return false;
 }
 
+/** The edge (x1, y1) -> (x2, y2) is crossed by the eastward ray from the point (edgeTest's second test alone). */
+function crosses(px: number, py: number, x1: number, y1: number, x2: number, y2: number): boolean {
+  return y1 > py !== y2 > py && px < ((x2 - x1) * (py - y1)) / (y2 - y1) + x1;
+}
+
 /*
- * The same answers as inShape, faster for many points (a search tests every candidate project against
- * the drawn shape: the bench's 50-vertex star cost more than all the other checks together). Only an
- * edge whose closed latitude range holds py can hold the point or be crossed by its ray (ringPosition's
- * two tests both require it). So each of the ring's distinct vertex latitudes lists the edges whose
- * range holds it, and a point walks the list of the lowest latitude at or above its own (found by
- * binary search): that list holds every edge whose range holds py, and the others it holds (those
- * starting at that latitude) neither hold the point nor are crossed. 2 to 6 edges for a star, not 50.
- * test/geo-shapes.unit.test.ts compares shapeTest with inShape on random rings and points on their
+ * The same answers as ringPosition, for many points, at a cost per point bounded by the edges near it
+ * (a search tests every candidate project against the drawn shape, and a client chooses the shape: a
+ * ring of long zigzags puts hundreds of edges on every latitude). The ring's box is cut into about
+ * one cell per vertex; each cell lists the edges that come within MARGIN of it. For a point p of a
+ * cell, ringPosition's answer is:
+ * - on the boundary when a listed edge holds p (an edge that is not listed is too far to hold it);
+ * - else the parity of the eastward ray's crossings. A listed edge's crossing is computed as
+ *   ringPosition does. An edge that is not listed is at least MARGIN from the cell, so its crossing is
+ *   decided by geometry, not rounding (~1e-13 degrees at most), and the path from p to the cell's
+ *   south-east corner c crosses none of them: the unlisted edges crossed by p's ray and by c's ray
+ *   differ by the unlisted edges with one end in the region between the two rays, east of that path
+ *   (a segment crosses the region's boundary an odd number of times when one of its ends is inside).
+ *   The ends there are vertices east of the cell with a latitude between c's and p's; each vertex ends
+ *   two edges, so counted over unlisted edges it counts as often, modulo 2, as over listed ones.
+ *   Hence: parity(p) = parity(c's ray over unlisted edges, kept per cell)
+ *                      + listed edges crossed by p's ray + ends of listed edges east of the cell
+ *                        whose latitude lies between c's and p's (half-open, as the ray's rule).
+ * c's parity over every edge comes from one pass per row of cells (each grid line's crossings, sorted);
+ * the cell keeps it less the listed edges' crossings. test/geo-shapes.unit.test.ts compares shapeTest
+ * with inShape on random rings (simple or not: the argument needs no simplicity) and points on their
  * vertices and edges.
  */
 
-/** Listed edges above this many per vertex (a ring of long zigzags): the plain walk of every edge. */
-const MAX_LISTED_PER_VERTEX = 16;
+/** Distance (degrees) within which an edge is listed in a cell: far above the formulas' rounding. */
+const LIST_MARGIN = 1e-9;
+/** Cells a side at most (a ring of 1,000 vertices gets 32 x 32). */
+const MOST_CELLS_A_SIDE = 32;
 
-/** ringPosition for one ring, by latitude lists (or the plain walk when they would be too large). */
+/** ringPosition for one ring, by cells listing their nearby edges. */
 function ringLocator(ring: LngLatRing): (px: number, py: number) => RingPosition {
   // Copied into typed arrays: the test reads them for every point it is asked.
   const xs = Float64Array.from(ring.xs);
   const ys = Float64Array.from(ring.ys);
   const n = xs.length;
-  const levels = Float64Array.from(new Set(ys)).sort();
-  const levelOf = (y: number) => {
-    let lo = 0;
-    let hi = levels.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (levels[mid] < y) lo = mid + 1;
-      else hi = mid;
+  const { west, south, east, north } = ring.box;
+  const side = Math.min(MOST_CELLS_A_SIDE, Math.ceil(Math.sqrt(n)));
+  // A ring of no width or height (collinear vertices; refused as a filter, met in tests) gets one cell that way.
+  const columns = east > west ? side : 1;
+  const rows = north > south ? side : 1;
+  const perX = east > west ? columns / (east - west) : 0;
+  const perY = north > south ? rows / (north - south) : 0;
+  const columnOf = (x: number) => Math.min(columns - 1, Math.max(0, Math.floor((x - west) * perX)));
+  const rowOf = (y: number) => Math.min(rows - 1, Math.max(0, Math.floor((y - south) * perY)));
+  // Cell (row, column)'s south side and east side, the corner the parity starts from.
+  const southOf = Float64Array.from({ length: rows }, (_, r) => (r === 0 ? south : south + r / perY));
+  const eastOf = Float64Array.from({ length: columns }, (_, c) => (c === columns - 1 ? east : west + (c + 1) / perX));
+
+  // Edge i joins vertex i-1 (n-1 for i = 0) to vertex i, as in ringPosition. Each is listed in the cells
+  // that pieces of it (a quarter of a cell each way at most), widened by LIST_MARGIN, reach: about the
+  // cells it crosses. Pieces of one edge reach the cells in order, so a cell repeats only from one piece
+  // to the next (`stamp` drops it).
+  const cellCount = rows * columns;
+  let pairs = new Int32Array(4 * n);
+  let pairCount = 0;
+  const stamp = new Int32Array(cellCount).fill(-1);
+  const list = (edge: number, x1: number, y1: number, x2: number, y2: number) => {
+    const toColumn = columnOf(Math.max(x1, x2) + LIST_MARGIN);
+    const toRow = rowOf(Math.max(y1, y2) + LIST_MARGIN);
+    for (let r = rowOf(Math.min(y1, y2) - LIST_MARGIN); r <= toRow; r++) {
+      for (let c = columnOf(Math.min(x1, x2) - LIST_MARGIN); c <= toColumn; c++) {
+        const cell = r * columns + c;
+        if (stamp[cell] === edge) continue;
+        stamp[cell] = edge;
+        if (pairCount + 2 > pairs.length) {
+          const grown = new Int32Array(pairs.length * 2);
+          grown.set(pairs);
+          pairs = grown;
+        }
+        pairs[pairCount++] = cell;
+        pairs[pairCount++] = edge;
+      }
     }
-    return lo;
   };
-  const bands = levels.length;
-  const first = new Int32Array(n);
-  const last = new Int32Array(n);
-  let entries = 0;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    first[i] = levelOf(Math.min(ys[i], ys[j]));
-    last[i] = levelOf(Math.max(ys[i], ys[j]));
-    entries += last[i] - first[i] + 1;
+  for (let i = 0; i < n; i++) {
+    const j = i === 0 ? n - 1 : i - 1;
+    const dx = xs[i] - xs[j];
+    const dy = ys[i] - ys[j];
+    const pieces = Math.ceil(4 * Math.max(Math.abs(dx) * perX, Math.abs(dy) * perY)) || 1;
+    for (let k = 0; k < pieces; k++) {
+      const a = k / pieces;
+      const b = (k + 1) / pieces;
+      list(i, k === 0 ? xs[j] : xs[j] + dx * a, k === 0 ? ys[j] : ys[j] + dy * a, k === pieces - 1 ? xs[i] : xs[j] + dx * b, k === pieces - 1 ? ys[i] : ys[j] + dy * b);
+    }
   }
-  if (entries > MAX_LISTED_PER_VERTEX * n) return (px, py) => ringPosition(px, py, ring);
-  // Edge i joins vertex i-1 (n-1 for i = 0) to vertex i, as in ringPosition; listed per latitude (CSR).
-  const start = new Int32Array(bands + 1);
-  for (let i = 0; i < n; i++) for (let b = first[i]; b <= last[i]; b++) start[b + 1]++;
-  for (let b = 0; b < bands; b++) start[b + 1] += start[b];
-  const edges = new Int32Array(entries);
-  const next = start.slice(0, bands);
-  for (let i = 0; i < n; i++) for (let b = first[i]; b <= last[i]; b++) edges[next[b]++] = i;
-  const bottom = levels[0];
-  const top = levels[levels.length - 1];
+  // The lists, by cell (CSR).
+  const start = new Int32Array(cellCount + 1);
+  for (let k = 0; k < pairCount; k += 2) start[pairs[k] + 1]++;
+  for (let cell = 0; cell < cellCount; cell++) start[cell + 1] += start[cell];
+  const edges = new Int32Array(pairCount / 2);
+  const next = start.slice(0, cellCount);
+  for (let k = 0; k < pairCount; k += 2) edges[next[pairs[k]]++] = pairs[k + 1];
+
+  // Each cell's corner parity: the crossings of its row's south line east of the corner, by every
+  // edge (sorted crossings, one pass per row), less those of the listed edges.
+  const parity = new Uint8Array(cellCount);
+  const crossings: number[][] = Array.from({ length: rows }, () => []);
+  for (let i = 0; i < n; i++) {
+    const j = i === 0 ? n - 1 : i - 1;
+    const [x1, y1, x2, y2] = [xs[j], ys[j], xs[i], ys[i]];
+    const top = Math.max(y1, y2);
+    for (let r = Math.max(0, rowOf(Math.min(y1, y2)) - 1); r < rows && southOf[r] < top; r++) {
+      const t = southOf[r];
+      if (y1 > t !== y2 > t) crossings[r].push(((x2 - x1) * (t - y1)) / (y2 - y1) + x1);
+    }
+  }
+  for (let r = 0; r < rows; r++) {
+    const sorted = Float64Array.from(crossings[r]).sort();
+    let k = 0;
+    for (let c = 0; c < columns; c++) {
+      // Crossings east of the corner: px < crossing, as `crosses` compares.
+      while (k < sorted.length && sorted[k] <= eastOf[c]) k++;
+      const cell = r * columns + c;
+      let bit = (sorted.length - k) & 1;
+      for (let e = start[cell]; e < start[cell + 1]; e++) {
+        const i = edges[e];
+        const j = i === 0 ? n - 1 : i - 1;
+        if (crosses(eastOf[c], southOf[r], xs[j], ys[j], xs[i], ys[i])) bit ^= 1;
+      }
+      parity[cell] = bit;
+    }
+  }
+
   return (px, py) => {
-    // Outside the ring's latitudes (NaN included): no edge to hold or cross.
-    if (!(py >= bottom && py <= top)) return OUTSIDE;
-    const band = levelOf(py);
-    let inside = false;
-    for (let e = start[band]; e < start[band + 1]; e++) {
+    // Outside the box (NaN included): no edge holds the point, and its ray crosses the ring an even number of times.
+    if (!(px >= west && px <= east && py >= south && py <= north)) return OUTSIDE;
+    const row = rowOf(py);
+    const column = columnOf(px);
+    const cell = row * columns + column;
+    const cornerX = eastOf[column];
+    const cornerY = southOf[row];
+    let inside = parity[cell];
+    for (let e = start[cell]; e < start[cell + 1]; e++) {
       const i = edges[e];
       const j = i === 0 ? n - 1 : i - 1;
       const edge = edgeTest(px, py, xs[j], ys[j], xs[i], ys[i]);
       if (edge === ON_EDGE) return ON_BOUNDARY;
-      if (edge === CROSSED) inside = !inside;
+      if (edge === CROSSED) inside ^= 1;
+      // The edge's ends east of the cell between the corner's latitude and the point's.
+      if (xs[i] > cornerX && ys[i] > cornerY !== ys[i] > py) inside ^= 1;
+      if (xs[j] > cornerX && ys[j] > cornerY !== ys[j] > py) inside ^= 1;
     }
-    return inside ? INSIDE : OUTSIDE;
+    return inside === 1 ? INSIDE : OUTSIDE;
   };
 }
 
-/** inShape for one shape, its rings' lists made once: for testing many points. */
+/** inShape for one shape, its rings' cells made once: for testing many points. */
 export function shapeTest(shape: LngLatShape): (px: number, py: number) => boolean {
   const polygons = shape.polygons.map(({ outer, holes }) => ({
     outer: { box: outer.box, position: ringLocator(outer) },
