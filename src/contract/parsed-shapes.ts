@@ -5,9 +5,8 @@ import { parsePolygon } from '../domain/project-filters.js';
 /*
  * `polygon=` parsed once per text, in the whole process. A drawn shape is asked again and again (each
  * change of the other filters, each page, the clusters at each zoom, every visitor of a shared link),
- * and its parse was the dearest part of such a request after the search itself: the self-intersection
- * check compares every pair of edges (~1,200 pairs for a 50-vertex star; docs/performance.md, "Drawn
- * shapes parsed once"). A parse depends on the text alone, so a kept
+ * and its parse (the numbers, the self-intersection sweep, src/domain/simple-ring.ts) need not be
+ * paid again. A parse depends on the text alone, so a kept
  * shape is the answer any request with that text would get. Only shapes that parse are kept (a refused
  * text is parsed, and refused with its message, again), and they are frozen: requests share them.
  * The same shape object also lets the search keep what it derives from it (find-projects.ts, result-cache.ts).

@@ -77,8 +77,8 @@ export function haversineSql(lat1: Degrees, lng1: Degrees, lat2: Degrees, lng2: 
  * point of a horizontal or vertical edge, is exact; for a slanted edge a point counts as on it when
  * the cross product (x2 − x1)(py − y1) − (y2 − y1)(px − x1) is 0 in doubles. Inside a polygon is the
  * even-odd rule (a ray to the east crosses the boundary an odd number of times; the half-open rule
- * y1 > py ≠ y2 > py counts each vertex once). Simple rings only (no self-intersection), where
- * even-odd and non-zero winding agree. Projects without coordinates never match.
+ * y1 > py ≠ y2 > py counts each vertex once). Simple rings only (no self-intersection, decided
+ * exactly: simple-ring.ts), where even-odd and non-zero winding agree. Projects without coordinates never match.
  */
 
 /** A longitude/latitude box, edges included; west <= east (no antimeridian crossing). */
@@ -177,74 +177,158 @@ export function inShape(px: number, py: number, shape: LngLatShape): boolean {
   return false;
 }
 
+/** The edge (x1, y1) -> (x2, y2) is crossed by the eastward ray from the point (edgeTest's second test alone). */
+function crosses(px: number, py: number, x1: number, y1: number, x2: number, y2: number): boolean {
+  return y1 > py !== y2 > py && px < ((x2 - x1) * (py - y1)) / (y2 - y1) + x1;
+}
+
 /*
- * The same answers as inShape, faster for many points (a search tests every candidate project against
- * the drawn shape: the bench's 50-vertex star cost more than all the other checks together). Only an
- * edge whose closed latitude range holds py can hold the point or be crossed by its ray (ringPosition's
- * two tests both require it). So each of the ring's distinct vertex latitudes lists the edges whose
- * range holds it, and a point walks the list of the lowest latitude at or above its own (found by
- * binary search): that list holds every edge whose range holds py, and the others it holds (those
- * starting at that latitude) neither hold the point nor are crossed. 2 to 6 edges for a star, not 50.
- * test/geo-shapes.unit.test.ts compares shapeTest with inShape on random rings and points on their
+ * The same answers as ringPosition, for many points, at a cost per point bounded by the edges near it
+ * (a search tests every candidate project against the drawn shape, and a client chooses the shape: a
+ * ring of long zigzags puts hundreds of edges on every latitude). The ring's box is cut into about
+ * one cell per vertex; each cell lists the edges that come within MARGIN of it. For a point p of a
+ * cell, ringPosition's answer is:
+ * - on the boundary when a listed edge holds p (an edge that is not listed is too far to hold it);
+ * - else the parity of the eastward ray's crossings. A listed edge's crossing is computed as
+ *   ringPosition does. An edge that is not listed is at least MARGIN from the cell, so its crossing is
+ *   decided by geometry, not rounding (~1e-13 degrees at most), and the path from p to the cell's
+ *   south-east corner c crosses none of them: the unlisted edges crossed by p's ray and by c's ray
+ *   differ by the unlisted edges with one end in the region between the two rays, east of that path
+ *   (a segment crosses the region's boundary an odd number of times when one of its ends is inside).
+ *   The ends there are vertices east of the cell with a latitude between c's and p's; each vertex ends
+ *   two edges, so counted over unlisted edges it counts as often, modulo 2, as over listed ones.
+ *   Hence: parity(p) = parity(c's ray over unlisted edges, kept per cell)
+ *                      + listed edges crossed by p's ray + ends of listed edges east of the cell
+ *                        whose latitude lies between c's and p's (half-open, as the ray's rule).
+ * c's parity over every edge comes from one pass per row of cells (each grid line's crossings, sorted);
+ * the cell keeps it less the listed edges' crossings. test/geo-shapes.unit.test.ts compares shapeTest
+ * with inShape on random rings (simple or not: the argument needs no simplicity) and points on their
  * vertices and edges.
  */
 
-/** Listed edges above this many per vertex (a ring of long zigzags): the plain walk of every edge. */
-const MAX_LISTED_PER_VERTEX = 16;
+/** Distance (degrees) within which an edge is listed in a cell: far above the formulas' rounding. */
+const LIST_MARGIN = 1e-9;
+/** Cells a side at most (a ring of 1,000 vertices gets 32 x 32). */
+const MOST_CELLS_A_SIDE = 32;
 
-/** ringPosition for one ring, by latitude lists (or the plain walk when they would be too large). */
+/** ringPosition for one ring, by cells listing their nearby edges. */
 function ringLocator(ring: LngLatRing): (px: number, py: number) => RingPosition {
   // Copied into typed arrays: the test reads them for every point it is asked.
   const xs = Float64Array.from(ring.xs);
   const ys = Float64Array.from(ring.ys);
   const n = xs.length;
-  const levels = Float64Array.from(new Set(ys)).sort();
-  const levelOf = (y: number) => {
-    let lo = 0;
-    let hi = levels.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (levels[mid] < y) lo = mid + 1;
-      else hi = mid;
+  const { west, south, east, north } = ring.box;
+  const side = Math.min(MOST_CELLS_A_SIDE, Math.ceil(Math.sqrt(n)));
+  // A ring of no width or height (collinear vertices; refused as a filter, met in tests) gets one cell that way.
+  const columns = east > west ? side : 1;
+  const rows = north > south ? side : 1;
+  const perX = east > west ? columns / (east - west) : 0;
+  const perY = north > south ? rows / (north - south) : 0;
+  const columnOf = (x: number) => Math.min(columns - 1, Math.max(0, Math.floor((x - west) * perX)));
+  const rowOf = (y: number) => Math.min(rows - 1, Math.max(0, Math.floor((y - south) * perY)));
+  // Cell (row, column)'s south side and east side, the corner the parity starts from.
+  const southOf = Float64Array.from({ length: rows }, (_, r) => (r === 0 ? south : south + r / perY));
+  const eastOf = Float64Array.from({ length: columns }, (_, c) => (c === columns - 1 ? east : west + (c + 1) / perX));
+
+  // Edge i joins vertex i-1 (n-1 for i = 0) to vertex i, as in ringPosition. Each is listed in the cells
+  // that pieces of it (a quarter of a cell each way at most), widened by LIST_MARGIN, reach: about the
+  // cells it crosses. Pieces of one edge reach the cells in order, so a cell repeats only from one piece
+  // to the next (`stamp` drops it).
+  const cellCount = rows * columns;
+  let pairs = new Int32Array(4 * n);
+  let pairCount = 0;
+  const stamp = new Int32Array(cellCount).fill(-1);
+  const list = (edge: number, x1: number, y1: number, x2: number, y2: number) => {
+    const toColumn = columnOf(Math.max(x1, x2) + LIST_MARGIN);
+    const toRow = rowOf(Math.max(y1, y2) + LIST_MARGIN);
+    for (let r = rowOf(Math.min(y1, y2) - LIST_MARGIN); r <= toRow; r++) {
+      for (let c = columnOf(Math.min(x1, x2) - LIST_MARGIN); c <= toColumn; c++) {
+        const cell = r * columns + c;
+        if (stamp[cell] === edge) continue;
+        stamp[cell] = edge;
+        if (pairCount + 2 > pairs.length) {
+          const grown = new Int32Array(pairs.length * 2);
+          grown.set(pairs);
+          pairs = grown;
+        }
+        pairs[pairCount++] = cell;
+        pairs[pairCount++] = edge;
+      }
     }
-    return lo;
   };
-  const bands = levels.length;
-  const first = new Int32Array(n);
-  const last = new Int32Array(n);
-  let entries = 0;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    first[i] = levelOf(Math.min(ys[i], ys[j]));
-    last[i] = levelOf(Math.max(ys[i], ys[j]));
-    entries += last[i] - first[i] + 1;
+  for (let i = 0; i < n; i++) {
+    const j = i === 0 ? n - 1 : i - 1;
+    const dx = xs[i] - xs[j];
+    const dy = ys[i] - ys[j];
+    const pieces = Math.ceil(4 * Math.max(Math.abs(dx) * perX, Math.abs(dy) * perY)) || 1;
+    for (let k = 0; k < pieces; k++) {
+      const a = k / pieces;
+      const b = (k + 1) / pieces;
+      list(i, k === 0 ? xs[j] : xs[j] + dx * a, k === 0 ? ys[j] : ys[j] + dy * a, k === pieces - 1 ? xs[i] : xs[j] + dx * b, k === pieces - 1 ? ys[i] : ys[j] + dy * b);
+    }
   }
-  if (entries > MAX_LISTED_PER_VERTEX * n) return (px, py) => ringPosition(px, py, ring);
-  // Edge i joins vertex i-1 (n-1 for i = 0) to vertex i, as in ringPosition; listed per latitude (CSR).
-  const start = new Int32Array(bands + 1);
-  for (let i = 0; i < n; i++) for (let b = first[i]; b <= last[i]; b++) start[b + 1]++;
-  for (let b = 0; b < bands; b++) start[b + 1] += start[b];
-  const edges = new Int32Array(entries);
-  const next = start.slice(0, bands);
-  for (let i = 0; i < n; i++) for (let b = first[i]; b <= last[i]; b++) edges[next[b]++] = i;
-  const bottom = levels[0];
-  const top = levels[levels.length - 1];
+  // The lists, by cell (CSR).
+  const start = new Int32Array(cellCount + 1);
+  for (let k = 0; k < pairCount; k += 2) start[pairs[k] + 1]++;
+  for (let cell = 0; cell < cellCount; cell++) start[cell + 1] += start[cell];
+  const edges = new Int32Array(pairCount / 2);
+  const next = start.slice(0, cellCount);
+  for (let k = 0; k < pairCount; k += 2) edges[next[pairs[k]]++] = pairs[k + 1];
+
+  // Each cell's corner parity: the crossings of its row's south line east of the corner, by every
+  // edge (sorted crossings, one pass per row), less those of the listed edges.
+  const parity = new Uint8Array(cellCount);
+  const crossings: number[][] = Array.from({ length: rows }, () => []);
+  for (let i = 0; i < n; i++) {
+    const j = i === 0 ? n - 1 : i - 1;
+    const [x1, y1, x2, y2] = [xs[j], ys[j], xs[i], ys[i]];
+    const top = Math.max(y1, y2);
+    for (let r = Math.max(0, rowOf(Math.min(y1, y2)) - 1); r < rows && southOf[r] < top; r++) {
+      const t = southOf[r];
+      if (y1 > t !== y2 > t) crossings[r].push(((x2 - x1) * (t - y1)) / (y2 - y1) + x1);
+    }
+  }
+  for (let r = 0; r < rows; r++) {
+    const sorted = Float64Array.from(crossings[r]).sort();
+    let k = 0;
+    for (let c = 0; c < columns; c++) {
+      // Crossings east of the corner: px < crossing, as `crosses` compares.
+      while (k < sorted.length && sorted[k] <= eastOf[c]) k++;
+      const cell = r * columns + c;
+      let bit = (sorted.length - k) & 1;
+      for (let e = start[cell]; e < start[cell + 1]; e++) {
+        const i = edges[e];
+        const j = i === 0 ? n - 1 : i - 1;
+        if (crosses(eastOf[c], southOf[r], xs[j], ys[j], xs[i], ys[i])) bit ^= 1;
+      }
+      parity[cell] = bit;
+    }
+  }
+
   return (px, py) => {
-    // Outside the ring's latitudes (NaN included): no edge to hold or cross.
-    if (!(py >= bottom && py <= top)) return OUTSIDE;
-    const band = levelOf(py);
-    let inside = false;
-    for (let e = start[band]; e < start[band + 1]; e++) {
+    // Outside the box (NaN included): no edge holds the point, and its ray crosses the ring an even number of times.
+    if (!(px >= west && px <= east && py >= south && py <= north)) return OUTSIDE;
+    const row = rowOf(py);
+    const column = columnOf(px);
+    const cell = row * columns + column;
+    const cornerX = eastOf[column];
+    const cornerY = southOf[row];
+    let inside = parity[cell];
+    for (let e = start[cell]; e < start[cell + 1]; e++) {
       const i = edges[e];
       const j = i === 0 ? n - 1 : i - 1;
       const edge = edgeTest(px, py, xs[j], ys[j], xs[i], ys[i]);
       if (edge === ON_EDGE) return ON_BOUNDARY;
-      if (edge === CROSSED) inside = !inside;
+      if (edge === CROSSED) inside ^= 1;
+      // The edge's ends east of the cell between the corner's latitude and the point's.
+      if (xs[i] > cornerX && ys[i] > cornerY !== ys[i] > py) inside ^= 1;
+      if (xs[j] > cornerX && ys[j] > cornerY !== ys[j] > py) inside ^= 1;
     }
-    return inside ? INSIDE : OUTSIDE;
+    return inside === 1 ? INSIDE : OUTSIDE;
   };
 }
 
-/** inShape for one shape, its rings' lists made once: for testing many points. */
+/** inShape for one shape, its rings' cells made once: for testing many points. */
 export function shapeTest(shape: LngLatShape): (px: number, py: number) => boolean {
   const polygons = shape.polygons.map(({ outer, holes }) => ({
     outer: { box: outer.box, position: ringLocator(outer) },
@@ -295,69 +379,6 @@ export function inShapeSql(px: Degrees, py: Degrees, shape: LngLatShape): RawBui
     ),
   );
   return sql<boolean>`coalesce((${sql.join(polygons.map((p) => sql`(${p})`), sql` OR `)}), false)`;
-}
-
-/** Orientation of (a, b, c): > 0 counter-clockwise, < 0 clockwise, 0 collinear (in doubles). */
-function orientation(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
-  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
-}
-
-/** c lies within the bounding box of segment a-b (with orientation 0: on the segment). */
-function withinSegmentBox(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
-  return Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
-}
-
-/** Segments a-b and c-d share a point (touching included). */
-function segmentsMeet(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
-  const o1 = Math.sign(orientation(ax, ay, bx, by, cx, cy));
-  const o2 = Math.sign(orientation(ax, ay, bx, by, dx, dy));
-  const o3 = Math.sign(orientation(cx, cy, dx, dy, ax, ay));
-  const o4 = Math.sign(orientation(cx, cy, dx, dy, bx, by));
-  if (o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0) return true;
-  return (
-    (o1 === 0 && withinSegmentBox(ax, ay, bx, by, cx, cy)) ||
-    (o2 === 0 && withinSegmentBox(ax, ay, bx, by, dx, dy)) ||
-    (o3 === 0 && withinSegmentBox(cx, cy, dx, dy, ax, ay)) ||
-    (o4 === 0 && withinSegmentBox(cx, cy, dx, dy, bx, by))
-  );
-}
-
-/**
- * Why the ring is not a simple polygon, or undefined when it is: two edges that are not neighbours
- * meet (cross or touch), or two neighbours fold back onto each other. Edges are swept by their west
- * end ("sort and prune"): only pairs whose boxes overlap are tested, so a drawn shape costs about
- * n log n, and the worst case (every box overlapping) is the n² pairs of 1,000 vertices.
- */
-export function selfIntersection(xs: number[], ys: number[]): string | undefined {
-  const n = xs.length;
-  const next = (i: number) => (i + 1 === n ? 0 : i + 1);
-  const edges = Array.from({ length: n }, (_, i) => i).sort((a, b) => Math.min(xs[a], xs[next(a)]) - Math.min(xs[b], xs[next(b)]));
-  for (let k = 0; k < n; k++) {
-    const a = edges[k];
-    const a2 = next(a);
-    const aEast = Math.max(xs[a], xs[a2]);
-    const aSouth = Math.min(ys[a], ys[a2]);
-    const aNorth = Math.max(ys[a], ys[a2]);
-    for (let m = k + 1; m < n; m++) {
-      const b = edges[m];
-      const b2 = next(b);
-      if (Math.min(xs[b], xs[b2]) > aEast) break;
-      if (Math.max(ys[b], ys[b2]) < aSouth || Math.min(ys[b], ys[b2]) > aNorth) continue;
-      const [i, j] = a < b ? [a, b] : [b, a];
-      const i2 = next(i);
-      const j2 = next(j);
-      if (j === i + 1 || j2 === i) {
-        // They share vertex s (o and f are their other ends) and overlap only when they leave it collinear
-        // and in the same direction (a spike folding back on itself).
-        const [s, o, f] = j === i + 1 ? [i2, i, j2] : [i, i2, j];
-        const [sx, sy, ox, oy, fx, fy] = [xs[s], ys[s], xs[o], ys[o], xs[f], ys[f]];
-        if (orientation(sx, sy, ox, oy, fx, fy) === 0 && (ox - sx) * (fx - sx) + (oy - sy) * (fy - sy) > 0) return `edges ${i + 1} and ${j + 1} overlap`;
-        continue;
-      }
-      if (segmentsMeet(xs[i], ys[i], xs[i2], ys[i2], xs[j], ys[j], xs[j2], ys[j2])) return `edges ${i + 1} and ${j + 1} cross or touch`;
-    }
-  }
-  return undefined;
 }
 
 export function boxOf(xs: number[], ys: number[]): LngLatBox {

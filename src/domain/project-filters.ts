@@ -1,6 +1,7 @@
 import type { FacilityCategory } from './catalogue-codes.js';
 import { INT32_MAX } from './record-ids.js';
-import { boundingBox, boxOf, selfIntersection, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
+import { boundingBox, boxOf, type GeoBox, type LngLatBox, type LngLatRing, type LngLatShape } from './geo.js';
+import { selfIntersection } from './simple-ring.js';
 
 /*
  * The rules that turn the GET /projects query from text into a typed filter set. The route schema already

@@ -37,6 +37,13 @@ const MARGIN = 1e-9;
 const SMALLEST_CELL = 1e-7;
 /** Fine cells a shape may make at most (64 bytes each), within what the parsed shapes' cache counts for it. */
 const MOST_FINE_CELLS = Math.floor((SHAPE_GRID_BYTES - SIDE * SIDE * 3) / (FINE * FINE));
+/**
+ * Edges the fine cells of a shape may walk in all (each fine cell walks every edge of the shape): the
+ * bench's 50-vertex star may make all its fine cells, a 1,000-vertex shape ~65; past it the exact
+ * test, bounded per point by the edges near it (geo.ts), answers. Without it a client's new
+ * 1,000-vertex shape cost ~800 fine cells x 1,000 edges in one request.
+ */
+const MOST_FINE_EDGE_WALKS = 64 * 1024;
 
 const UNKNOWN = 0;
 const INSIDE = 1;
@@ -81,6 +88,8 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
   const fineColumn = (x: number) => Math.min(LAST, Math.max(0, Math.floor((x - west) * perFineX)));
   const fineRow = (y: number) => Math.min(LAST, Math.max(0, Math.floor((y - south) * perFineY)));
   const rings = shape.polygons.flatMap(({ outer, holes }) => [outer, ...holes]);
+  const edgeCount = rings.reduce((sum, ring) => sum + ring.xs.length, 0);
+  const mostFineCells = Math.min(MOST_FINE_CELLS, Math.floor(MOST_FINE_EDGE_WALKS / edgeCount));
 
   /**
    * Classifies the cells of a window of the fine grid: `side` x `side` cells of `scale` fine cells each,
@@ -163,7 +172,7 @@ export function shapeGrid(shape: LngLatShape): ShapeGrid {
   const fineCells = (cell: number): number => {
     if (slots.length === 0) slots = new Uint16Array(SIDE * SIDE);
     if (slots[cell] !== 0) return (slots[cell] - 1) * FINE * FINE;
-    if (made === MOST_FINE_CELLS) return -1;
+    if (made >= mostFineCells) return -1;
     const at = made * FINE * FINE;
     if (fine.length < at + FINE * FINE) {
       const grown = new Uint8Array(Math.min(MOST_FINE_CELLS * FINE * FINE, Math.max(FINE * FINE * 16, fine.length * 2)));
