@@ -2,14 +2,14 @@ import { execSync } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { buildApp } from '../src/http/app.js';
-import { BROTLI_QUALITY, GZIP_LEVEL } from '../src/http/compression.js';
-import { createApiKey } from '../src/keys.js';
+import { BROTLI_QUALITY, GZIP_LEVEL } from '../src/bodies/compression.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { updateKey } from '../src/queries/api-keys.js';
 import { DEFAULT_POSTGRES_URL } from './options.js';
 

@@ -4,7 +4,7 @@ import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { hashApiKey } from '../src/domain/api-key.js';
 import { haversineM } from '../src/domain/geo.js';
 import { priceFactor } from '../src/domain/pricing.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { findActiveKeyByHash, updateKey } from '../src/queries/api-keys.js';
 
 /*

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { CatalogueClient } from '@catalogue-api/sdk';
 import { startSite, type RunningSite } from '../examples/agency-site/src/site.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { ALL_AREAS } from '../src/demo/areas.js';
 import { DEMO_PROJECT_SPREAD_M } from '../src/demo/projects.js';
 import { createDemoKey, seedDemo } from '../src/demo/seed-demo.js';
 import { startStaticHost, type StaticHost } from '../src/demo/static-host.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { startServer, type RunningServer } from '../src/service/server.js';
 
 /*
  * `npm run example`: the Catalogue API on a fresh in-memory embedded database loaded with the demo

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { DEAD_BUTTON_LABELS, DOCS_TITLE } from '../src/http/docs-site.js';
-import { startServer } from '../src/server.js';
+import { startServer } from '../src/service/server.js';
 
 /*
  * Renders the docs site (/docs) in headless Chromium and checks what a visitor sees: the page title,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runChild } from './helpers/child-process.js';
 
-describe('start-up collection (src/full-collection.ts)', () => {
+describe('start-up collection (src/service/full-collection.ts)', () => {
   it("the service listens with the garbage of its start-up collected, not left in its heap", async () => {
     const usedMb = Number(await runChild('test/helpers/collect-before-listen-child.ts'));
     expect(usedMb).toBeGreaterThan(0);

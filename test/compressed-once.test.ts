@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { etagOf } from '../src/http/http-cache.js';
+import { etagOf } from '../src/bodies/http-cache.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { compressedBodyRequests, identityBodyRequests } from '../src/metrics/instruments.js';
 import type { Snapshot } from '../src/search/snapshot.js';
@@ -10,7 +10,7 @@ import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords, type Bundle } from './helpers/fixtures.js';
 
 /*
- * Compressed once (src/http/compressed-once.ts): a detail answer asked again with the same record, key
+ * Compressed once (src/details/compressed-once.ts): a detail answer asked again with the same record, key
  * prices, selection and coding is sent from the snapshot's cache of compressed bytes, not compressed
  * again, with the ETag and headers a body compressed on the way out gets; every input of the body is
  * in the key; the cache goes with its snapshot.

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chooseCoding, COMPRESSION_THRESHOLD } from '../src/http/compression.js';
+import { chooseCoding, COMPRESSION_THRESHOLD } from '../src/bodies/compression.js';
 import { useTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';

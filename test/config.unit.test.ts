@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ConfigError, loadConfig } from '../src/config.js';
-import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
+import { detailCacheBounds } from '../src/details/detail-cache-budget.js';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {

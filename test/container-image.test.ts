@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { DEFAULT_SHUTDOWN_DRAIN_S } from '../src/config.js';
+import { DEFAULT_SHUTDOWN_DRAIN_S } from '../src/config/config.js';
 import { instructions } from './helpers/dockerfile.js';
 
 /*

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isWellFormedApiKey } from '../src/domain/api-key.js';
 import { generateDemoBundle } from '../src/demo/demo-bundle.js';
 import { mobileDigits } from '../src/domain/application-merge.js';
-import { operationExamples } from '../src/http/openapi-examples.js';
+import { operationExamples } from '../src/http/openapi/examples.js';
 
 /*
  * Issue 20, defect 7: no key in a generated bundle may have a secret that can be computed from the

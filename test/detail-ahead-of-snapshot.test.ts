@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkBuilder } from '../src/contract/links.js';
 import { buildApp, type App } from '../src/http/app.js';
-import { unitPages, type UnitPages } from '../src/http/unit-detail-body.js';
-import { detailCaches } from '../src/http/detail-caches.js';
-import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
+import { unitPages, type UnitPages } from '../src/details/unit-detail-body.js';
+import { detailCaches } from '../src/details/detail-caches.js';
+import { detailCacheBounds } from '../src/details/detail-cache-budget.js';
 import { identityBodyRequests } from '../src/metrics/instruments.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { SearchModel } from '../src/search/search-model.js';

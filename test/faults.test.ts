@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { linkBuilder } from '../src/contract/links.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { AGENCY, baseBundle, DEV, OWNER, withRecords } from './helpers/fixtures.js';
@@ -26,7 +26,7 @@ const BOUND_MS = 5_000;
 const UNAVAILABLE = { status: 'error', message: 'service unavailable, retry later' };
 /**
  * Reads a warm app (key remembered) answers from memory alone, the database down or not: the searches,
- * and details already asked of this snapshot (kept with it, src/http/compressed-once.ts).
+ * and details already asked of this snapshot (kept with it, src/details/compressed-once.ts).
  */
 const SERVED_WITHOUT_DATABASE = ['/whoIAm', '/projects?limit=5&bedrooms=2', '/projects/list', `/units/${UNIT}`, `/projects/${PROJECT}`];
 const READS = ['/whoIAm', '/projects?limit=5&bedrooms=2', `/projects/${PROJECT}`, `/units/${UNIT}`, '/projects/list', '/areas'];

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { IDLE_WINDOW_MS, idleSlabBytes, largeBody, largeBodyCounts, reuseNow } from '../src/http/large-bodies.js';
+import { IDLE_WINDOW_MS, idleSlabBytes, largeBody, largeBodyCounts, reuseNow } from '../src/bodies/large-bodies.js';
 
 /*
- * src/http/large-bodies.ts drops, every IDLE_WINDOW_MS, the idle slabs that no body took in that window.
+ * src/bodies/large-bodies.ts drops, every IDLE_WINDOW_MS, the idle slabs that no body took in that window.
  * A file of its own: the module's timer must be made under the fake clock (vitest gives each file its
  * own modules).
  */

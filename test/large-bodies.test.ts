@@ -1,14 +1,14 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACILITY_CATEGORIES } from '../src/domain/catalogue-codes.js';
-import { LARGE_BODY, largeBodyCounts } from '../src/http/large-bodies.js';
+import { LARGE_BODY, largeBodyCounts } from '../src/bodies/large-bodies.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 
 /*
  * The memory of a large body (a project detail over LARGE_BODY) is used again for the next one once the
- * socket has taken it (src/http/large-bodies.ts). Over a real socket, many concurrent requests for
+ * socket has taken it (src/bodies/large-bodies.ts). Over a real socket, many concurrent requests for
  * details of different sizes, with and without Brotli, some cut mid-way by their client, must each get
  * exactly the body the app answers alone: a slab given back too early would show another body's bytes.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isLargeBody, LARGE_BODY, largeBody, largeBodyCounts, reuseNow } from '../src/http/large-bodies.js';
+import { isLargeBody, LARGE_BODY, largeBody, largeBodyCounts, reuseNow } from '../src/bodies/large-bodies.js';
 
-/* The free list of src/http/large-bodies.ts, used directly (no socket: test/large-bodies.test.ts has one). */
+/* The free list of src/bodies/large-bodies.ts, used directly (no socket: test/large-bodies.test.ts has one). */
 
 const MB = 1024 * 1024;
 

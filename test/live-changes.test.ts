@@ -7,14 +7,14 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedCommands } from '../src/cli/commands.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { DataDirInUseError, LOCK_FILE, lockDataDir } from '../src/db/data-dir-lock.js';
 import { openDatabase } from '../src/db/database.js';
 import { LISTENER_APPLICATION_NAME } from '../src/db/postgres-listener.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { updateKey } from '../src/queries/api-keys.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { startServer, type RunningServer } from '../src/service/server.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { AGENCY, baseBundle, DEV, OWNER, UNLICENSED_AGENCY, withRecords, type Bundle } from './helpers/fixtures.js';
 

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle, DEV, withRecords } from './helpers/fixtures.js';
 
 /*
- * A burst of never-asked project details holds half the pool at most (src/http/nearby-on-demand.ts):
+ * A burst of never-asked project details holds half the pool at most (src/details/nearby-on-demand.ts):
  * the other requests still find a connection. The nearby reads are made slow for real: another session
  * holds project_facilities locked, so each read waits on the lock holding its pooled connection, as a
  * cold burst's reads hold theirs while PostgreSQL works. PostgreSQL only: PGlite has one session.

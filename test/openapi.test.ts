@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_VERSION } from '../src/http/openapi.js';
+import { API_VERSION } from '../src/http/openapi/document.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle } from './helpers/fixtures.js';
 

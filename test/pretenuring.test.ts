@@ -7,7 +7,7 @@ async function fullCollections(mode: 'service' | 'v8'): Promise<number> {
   return Number(printed.split(' ')[0]);
 }
 
-describe('allocation-site pretenuring (src/pretenuring.ts)', () => {
+describe('allocation-site pretenuring (src/service/pretenuring.ts)', () => {
   it('the service keeps short-lived objects young after their site once lived long: far fewer full collections than V8 on its own', async () => {
     // Measured: 10-12 full collections with V8's pretenuring, 0 without (8 runs of the child each way).
     const own = await fullCollections('v8');

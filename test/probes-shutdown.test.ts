@@ -2,7 +2,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { drivers } from './helpers/databases.js';
 import { oneUnitCatalogue } from './helpers/fixtures.js';
 import { startTestServer, type TestServer } from './helpers/running-server.js';

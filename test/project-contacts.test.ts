@@ -6,8 +6,8 @@ import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID } from '../src/demo/demo-bundle.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { ok, Success } from '../src/contract/schemas/envelope.js';
 import { ProjectContacts } from '../src/contract/schemas/projects.js';
-import { companyContacts } from '../src/http/company-contacts.js';
-import { toProjectContacts } from '../src/http/presenters/contacts.js';
+import { companyContacts } from '../src/details/company-contacts.js';
+import { toProjectContacts } from '../src/details/contacts-presenter.js';
 import { findProjectContacts } from '../src/queries/contacts.js';
 import type { Change } from '../src/changes/change-kinds.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
@@ -16,7 +16,7 @@ import { catalogueBundle } from './helpers/project-scenarios.js';
 import { keysByPriceVector } from './helpers/sql-reference-body.js';
 
 /*
- * GET /projects/{id}/contacts from memory (src/http/company-contacts.ts): the developer's contacts are
+ * GET /projects/{id}/contacts from memory (src/details/company-contacts.ts): the developer's contacts are
  * read once and kept per snapshot until the next change signal. Against the SQL reference
  * (findProjectContacts: visibility and contacts in one query), byte for byte through the route's
  * serializer; and fresh after writes to the access tables, which make no new snapshot.

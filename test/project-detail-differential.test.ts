@@ -8,13 +8,13 @@ import { EMPTY_NEARBY_FACILITIES, NEARBY_FORMS, nearbyFacilitiesJsonParts, type 
 import { ok } from '../src/contract/schemas/envelope.js';
 import { ProjectDetail } from '../src/contract/schemas/projects.js';
 import type { App } from '../src/http/app.js';
-import { toProjectDetail } from '../src/http/presenters/project-detail.js';
+import { toProjectDetail } from '../src/details/project-detail-presenter.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findProjectDetail } from '../src/queries/project-detail.js';
 import { float8Text } from '../src/search/project-nearby.js';
 import { nearbyBlockRequests } from '../src/metrics/instruments.js';
-import { detailCacheBounds } from '../src/http/detail-cache-budget.js';
+import { detailCacheBounds } from '../src/details/detail-cache-budget.js';
 import { createTestApp, type TestApp } from './helpers/app.js';
 import { drivers } from './helpers/databases.js';
 import { AGENCY2, AGENCY2_OWNER, closeAll, contractsWith, drawer, expectSameAnswer, keyring, LINKS, routeSerializer, scopeOf, RATES, secondApp, STATIC_BASE, storableText, untilSignalled, type Agency } from './helpers/detail-differential.js';
@@ -23,7 +23,7 @@ import { priceVectorArb } from './helpers/project-scenarios.js';
 
 /*
  * GET /projects/{id} from the search snapshot (the nearby block written from its compact form,
- * src/search/project-nearby.ts; the rest kept per snapshot, src/http/project-detail-body.ts) against the
+ * src/search/project-nearby.ts; the rest kept per snapshot, src/details/project-detail-body.ts) against the
  * SQL path (src/queries/project-detail.ts, the reference: the project query and the nearby query, the
  * presenter, the route's response serializer and the splice, as the route answered before): over a
  * catalogue drawn with fast-check (text from every corner of Unicode in the project and in the
@@ -140,7 +140,7 @@ describe('float8Text', () => {
 });
 
 // NEARBY_IN_MEMORY on: the block written from the snapshot; off (the default): from the links and facility
-// texts kept as they are asked (src/http/nearby-on-demand.ts), read at the snapshot's version.
+// texts kept as they are asked (src/details/nearby-on-demand.ts), read at the snapshot's version.
 // 'on demand, small budget': DETAIL_CACHE_MB so small (~31 kB in all) that most links, facility texts,
 // envelopes and bodies are refused or pushed out between requests: answers must not depend on what is kept.
 const SMALL_BUDGET_MB = 0.03;

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { currentWalLsn, lsnToBigInt } from '../src/db/wal-position.js';
 import { linkBuilder } from '../src/contract/links.js';
 import { SearchModel } from '../src/search/search-model.js';
 import { buildApp, type App } from '../src/http/app.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { crmCounts } from './helpers/crm-counts.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';
 import { AGENCY, baseBundle, DEV, OWNER, withRecords } from './helpers/fixtures.js';

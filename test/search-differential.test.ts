@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, SECOND_AGENCY_AUTHOR_ID, SECOND_AGENCY_ID } from '../src/demo/demo-bundle.js';
 import { FACET_NAMES, MAX_OFFSET, SORT_VALUES, type FacetName } from '../src/domain/project-filters.js';
 import { buildApp, type App } from '../src/http/app.js';

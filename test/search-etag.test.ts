@@ -8,7 +8,7 @@ import { catalogueBundle, scenarioArb } from './helpers/project-scenarios.js';
 import { loadReferenceCatalogue, type ReferenceCatalogue } from './helpers/projects-reference.js';
 
 /*
- * A search page asked again keeps its ETag's hash with the kept result (src/http/http-cache.ts,
+ * A search page asked again keeps its ETag's hash with the kept result (src/bodies/http-cache.ts,
  * HashSlot; the route names the page, `match` and `fields` beside the result's key). A fast path: the
  * ETag must stay the hash of the body as sent, for every page of a result asked in any order, with
  * and without compression. Each search is asked three times (a result is kept from its second time),

@@ -5,7 +5,7 @@ import { selectableFields, selectEnvelopeData } from '../src/contract/field-sele
 import { ok } from '../src/contract/schemas/envelope.js';
 import { UnitModel } from '../src/contract/schemas/units.js';
 import type { App } from '../src/http/app.js';
-import { toUnitModel } from '../src/http/presenters/units.js';
+import { toUnitModel } from '../src/details/units-presenter.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import type { KeyRecord } from '../src/queries/api-keys.js';
 import { findUnit } from '../src/queries/units.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { claimDueDeliveries, recordAttempt, type ClaimedDelivery } from '../src/queries/webhook-deliveries.js';
 import { createEndpoint } from '../src/queries/webhook-endpoints.js';
 import { createTestApp, type TestApp } from './helpers/app.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { buildCli, runCli, type CliContext } from '../src/cli/commands.js';
-import { loadConfig } from '../src/config.js';
-import { createApiKey } from '../src/keys.js';
+import { loadConfig } from '../src/config/config.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { createTestDatabase, drivers, type TestDatabase } from './helpers/databases.js';
 import { importBundle } from '../src/import/import-bundle.js';
 import { AGENCY, baseBundle, OWNER } from './helpers/fixtures.js';

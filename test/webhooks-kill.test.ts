@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { createEndpoint } from '../src/queries/webhook-endpoints.js';
 import { startApiProcess, type ApiProcess } from './helpers/api-process.js';
 import { createTestDatabase, type TestDatabase } from './helpers/databases.js';

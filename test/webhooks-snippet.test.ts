@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { listDeliveries, redeliverOne } from '../src/queries/webhook-deliveries.js';
 import { createEndpoint } from '../src/queries/webhook-endpoints.js';
 import { signMessage } from '../src/webhooks/signing.js';

@@ -6,7 +6,7 @@ import { webhookBodySchema, WEBHOOK_EVENTS } from '../src/contract/schemas/webho
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EVENT_TYPES, type EventType } from '../src/domain/webhook-events.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { listDeliveries, LOG_RETENTION_DAYS, pruneDeliveryLog, redeliverOne, redeliverSince } from '../src/queries/webhook-deliveries.js';
 import { createEndpoint, deleteEndpoint, findEndpoint, rotateSecret, updateEndpoint } from '../src/queries/webhook-endpoints.js';
 import { recordCatalogueEvents } from '../src/queries/webhook-events.js';

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import type { CommandIo } from '../management/socket.js';
 

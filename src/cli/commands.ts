@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config/config.js';
 import type { Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { EmbeddedDatabaseFailed } from '../db/pglite-engine.js';
 import { BundleError } from '../import/bundle-error.js';
-import { createApiKey, parseDomainList, validateKeyFields } from '../keys.js';
+import { createApiKey, parseDomainList, validateKeyFields } from '../queries/api-key-admin.js';
 import type { CommandIo, CommandRunner } from '../management/socket.js';
 import { KeyAdminError, listKeys, updateKey, type KeyListing } from '../queries/api-keys.js';
 import { WebhookAdminError } from '../queries/webhook-endpoints.js';

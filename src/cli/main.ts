@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, type Config } from '../config/config.js';
 import { DataDirInUseError, type LockOwner } from '../db/data-dir-lock.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ManagementUnavailableError, sendCommand, type CommandIo } from '../management/socket.js';
-import type { RunningServer } from '../server.js';
+import type { RunningServer } from '../service/server.js';
 import { buildCli, runCli, servedCommands, UsageError, type CliContext } from './commands.js';
 
 /*
@@ -58,7 +58,7 @@ async function serve(cfg: Config, loadDemo: boolean): Promise<RunningServer> {
   let demoKey: string | undefined;
   let server: RunningServer;
   // Loaded by the commands that serve only: the HTTP app is half of a data command's start-up (~1.1 s of ~4.3 s).
-  const { startServer, stopOnSignals } = await import('../server.js');
+  const { startServer, stopOnSignals } = await import('../service/server.js');
   const { catalogueIsEmpty, createDemoKey, seedDemo } = await import('../demo/seed-demo.js');
   try {
     server = await startServer(cfg, {

@@ -1,7 +1,7 @@
 /*
  * Replacing the value of one property of serialized JSON by JSON text prepared elsewhere, without
  * parsing either. The property `key` is serialized from a placeholder value and its text is then
- * replaced by the raw text (the routes send the result: src/http/raw-json.ts; the search snapshot keeps
+ * replaced by the raw text (the routes send the result: src/bodies/raw-json.ts; the search snapshot keeps
  * its list items in two halves around `price_from`).
  *
  * The replacement is unambiguous: in serialized JSON a `"` inside a string is escaped, so the

@@ -29,7 +29,7 @@ export interface Database {
   poolSize: number;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
-  /** Each connection pool's use right now (metrics: src/metrics/service-gauges.ts). */
+  /** Each connection pool's use right now (metrics: src/service/service-gauges.ts). */
   pools(): PoolUse[];
   /**
    * Notifications on `channel` (src/changes/change-signal.ts). PostgreSQL: a connection of its own,

@@ -73,7 +73,7 @@ export class SupervisedPGlite {
   }
 
   /** An engine is open and not known to be broken (it may be busy with a long import). */
-  /** Queries sent to the engine and not answered yet (metrics: src/metrics/service-gauges.ts). */
+  /** Queries sent to the engine and not answered yet (metrics: src/service/service-gauges.ts). */
   get pendingQueries(): number {
     return this.#client.pendingQueries;
   }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { importBundle, type ImportOptions, type ImportSummary } from '../import/import-bundle.js';
-import { createApiKey } from '../keys.js';
+import { createApiKey } from '../queries/api-key-admin.js';
 import { DEMO_AGENCY_ID, DEMO_AUTHOR_ID, generateDemoBundle } from './demo-bundle.js';
 
 export async function catalogueIsEmpty(db: Kysely<DB>): Promise<boolean> {

@@ -58,7 +58,7 @@ export const ERROR_MESSAGES = {
   503: {
     unavailable: 'service unavailable, retry later',
     databaseDown: 'database is down',
-    /** /health/ready from SIGTERM on (src/server.ts): the load balancer should take the instance out. */
+    /** /health/ready from SIGTERM on (src/service/server.ts): the load balancer should take the instance out. */
     shuttingDown: 'shutting down: send requests to another instance',
   },
 } as const;

@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ChangeSignal } from '../changes/change-signal.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { readPrimaryFirst, type Database } from '../db/database.js';
 import { llmsTxtRoute } from './mcp/llms-txt.js';
 import { mcpRoutes } from './mcp/http-endpoint.js';
@@ -14,15 +14,15 @@ import type { SearchModel } from '../search/search-model.js';
 import { authenticate, type KeyLookup } from './auth.js';
 import { clientErrorHandler } from './client-errors.js';
 import { docsSite } from './docs-site.js';
-import { registerCompression } from './compression.js';
+import { registerCompression } from '../bodies/compression.js';
 import { messages } from '../domain/error-catalogue.js';
 import { ApiError } from './errors.js';
-import { conditionalGet } from './http-cache.js';
+import { conditionalGet } from '../bodies/http-cache.js';
 import { cachedKeyLookup } from './key-cache.js';
 import { keyHashes } from './key-hashes.js';
 import { linkBuilder } from '../contract/links.js';
 import type { AppDeps } from './deps.js';
-import { openApiOptions } from './openapi.js';
+import { openApiOptions } from './openapi/document.js';
 import { createRateLimiter } from './rate-limit.js';
 import { applicationRoutes } from './routes/applications.js';
 import { changesRoutes } from './routes/changes.js';
@@ -40,11 +40,11 @@ import { everyErrorOf, PREFERENCE, wantsEveryError } from './every-error.js';
 import { RequestLog, traceRequests } from './request-log.js';
 import { countRequestsInFlight, requestObserver } from '../metrics/http-metrics.js';
 import { queryErrors } from '../metrics/instruments.js';
-import type { Lifecycle } from '../lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import { toErrorResponse } from './error-response.js';
-import { companyContacts } from './company-contacts.js';
-import { detailCaches, type DetailCaches } from './detail-caches.js';
-import { detailCacheBounds } from './detail-cache-budget.js';
+import { companyContacts } from '../details/company-contacts.js';
+import { detailCaches, type DetailCaches } from '../details/detail-caches.js';
+import { detailCacheBounds } from '../details/detail-cache-budget.js';
 
 export interface BuildAppOptions {
   database: Database;
@@ -102,7 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
             redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', ...CLIENT_DATA_PATHS], censor: '[redacted]' },
           },
     // A request arriving on a kept-alive connection while the server closes is served, not answered
-    // Fastify's bare 503: the drain (src/server.ts) already told the load balancer to stop sending.
+    // Fastify's bare 503: the drain (src/service/server.ts) already told the load balancer to stop sending.
     return503OnClosing: false,
     // One line per request (request-log.ts), instead of Fastify's two with every header.
     logController: new RequestLog(options.requestMetrics && requestObserver(options.requestMetrics)),

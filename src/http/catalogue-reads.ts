@@ -14,8 +14,8 @@ import { isVisibleProject } from '../search/visibility.js';
 import type { AppDeps } from './deps.js';
 import { displayCurrencyOf } from './display-currency.js';
 import { notFound } from './errors.js';
-import type { DetailBody, ProjectDetailRequest } from './project-detail-body.js';
-import type { UnitBody, UnitRequest } from './unit-detail-body.js';
+import type { DetailBody, ProjectDetailRequest } from '../details/project-detail-body.js';
+import type { UnitBody, UnitRequest } from '../details/unit-detail-body.js';
 
 /*
  * The catalogue's reads as every door makes them (the REST routes, the MCP tools): each takes the key

@@ -1,12 +1,12 @@
 import type { ChangeSignal } from '../changes/change-signal.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { LinkBuilder } from '../contract/links.js';
 import type { Database } from '../db/database.js';
-import type { Lifecycle } from '../lifecycle.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { ApplicationIntake } from '../queries/application-intake.js';
 import type { SearchModel } from '../search/search-model.js';
-import type { DetailCaches } from './detail-caches.js';
-import type { CompanyContacts } from './company-contacts.js';
+import type { DetailCaches } from '../details/detail-caches.js';
+import type { CompanyContacts } from '../details/company-contacts.js';
 
 /*
  * What the routes are given by the app (src/http/app.ts registers each route plugin with it). A module

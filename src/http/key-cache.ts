@@ -14,7 +14,7 @@ import type { KeyLookup } from './auth.js';
  * served older than `ttlMs` even if a signal went astray.
  */
 export interface KeyCacheOptions {
-  /** Milliseconds, an integer; Infinity: no time limit (the embedded database's, src/server.ts). */
+  /** Milliseconds, an integer; Infinity: no time limit (the embedded database's, src/service/server.ts). */
   ttlMs: number;
   changes?: Pick<ChangeSignal, 'subscribe' | 'listening'>;
   maxEntries?: number;

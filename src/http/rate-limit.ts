@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimitConfig } from '../config.js';
+import type { RateLimitConfig } from '../config/config.js';
 import { rateLimited } from './errors.js';
 import { memoryStore, redisStore, type RateLimitStore } from './rate-limit-store.js';
 

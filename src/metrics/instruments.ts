@@ -15,7 +15,7 @@ import { TallyCounter } from './tally-counter.js';
  * timing hooks, which are only installed when it is on (src/metrics/http-metrics.ts).
  *
  * Gauges that read the state of one running server (snapshot, pools, replicas, change signal) are not
- * here: they are collected from that server when scraped (src/metrics/service-gauges.ts).
+ * here: they are collected from that server when scraped (src/service/service-gauges.ts).
  */
 export const registry = new Registry();
 

@@ -194,7 +194,7 @@ function put(block: Buffer, source: Buffer, offset: number): number {
   return offset + source.length;
 }
 
-/** Where the block's bytes are written (the detail route gives memory it reuses once sent: src/http/large-bodies.ts). */
+/** Where the block's bytes are written (the detail route gives memory it reuses once sent: src/bodies/large-bodies.ts). */
 export type Alloc = (size: number) => Buffer;
 
 /**

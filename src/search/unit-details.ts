@@ -18,7 +18,7 @@ import type { UnitModelRow } from '../queries/units.js';
  * src/search/find-unit.ts joins the texts per request and fills in the key-dependent price.
  *
  * Pages are made when a unit of the project is asked and kept with the snapshot, bounded
- * (src/http/unit-detail-body.ts): the whole catalogue's would cost every snapshot build seconds and
+ * (src/details/unit-detail-body.ts): the whole catalogue's would cost every snapshot build seconds and
  * tens of MB at scale (docs/performance.md, "Unit pages read per project"), for units most of which
  * are never asked between two imports.
  *

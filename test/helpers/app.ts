@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { openChangeSignal, type ChangeSignal } from '../../src/changes/change-signal.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/config.js';
 import type { Database } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema.js';
 import { buildApp, type App, type BuildAppOptions } from '../../src/http/app.js';
-import { detailCaches, type DetailCaches } from '../../src/http/detail-caches.js';
-import { detailCacheBounds } from '../../src/http/detail-cache-budget.js';
+import { detailCaches, type DetailCaches } from '../../src/details/detail-caches.js';
+import { detailCacheBounds } from '../../src/details/detail-cache-budget.js';
 import { importBundle } from '../../src/import/import-bundle.js';
-import { createApiKey } from '../../src/keys.js';
+import { createApiKey } from '../../src/queries/api-key-admin.js';
 import { linkBuilder } from '../../src/contract/links.js';
 import { SearchModel } from '../../src/search/search-model.js';
 import { createTestDatabase, type Driver } from './databases.js';
@@ -53,7 +53,7 @@ export async function createTestApp(
     links: linkBuilder(config.staticBaseUrl),
     changes,
     nearbyInMemory: config.nearbyInMemory,
-    // As the service does (src/server.ts): on PostgreSQL the units are read beside the projects.
+    // As the service does (src/service/server.ts): on PostgreSQL the units are read beside the projects.
     concurrentReads: database.driver === 'postgres',
   });
   const details = detailCaches(database, linkBuilder(config.staticBaseUrl), detailCacheBounds(config.detailCacheMb));

@@ -5,8 +5,8 @@
  * use (live and not yet collected) once the service listens, in MB.
  */
 import v8 from 'node:v8';
-import { loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
+import { loadConfig } from '../../src/config/config.js';
+import { startServer } from '../../src/service/server.js';
 
 // V8's own growth factor (large with the test's 4 GB limit): V8 alone would not collect the garbage before listening.
 const config = loadConfig({ DATA_DIR: 'memory://', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', HEAP_GROWTH_PERCENT: '0' });

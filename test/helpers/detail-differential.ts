@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import Fastify from 'fastify';
 import type { TSchema } from '@sinclair/typebox';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { hashApiKey } from '../../src/domain/api-key.js';
 import { displayCurrency, type ReadScope } from '../../src/domain/currency.js';
 import { linkBuilder, type LinkBuilder } from '../../src/contract/links.js';

@@ -10,8 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
-import { loadConfig } from '../../src/config.js';
-import { startServer } from '../../src/server.js';
+import { loadConfig } from '../../src/config/config.js';
+import { startServer } from '../../src/service/server.js';
 
 const dir = await mkdtemp(join(tmpdir(), 'pretenuring-'));
 const config = loadConfig({ DATA_DIR: join(dir, 'data'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });

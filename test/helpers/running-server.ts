@@ -1,7 +1,7 @@
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { importBundle } from '../../src/import/import-bundle.js';
-import { createApiKey } from '../../src/keys.js';
-import { serveDatabase, type RunningServer } from '../../src/server.js';
+import { createApiKey } from '../../src/queries/api-key-admin.js';
+import { serveDatabase, type RunningServer } from '../../src/service/server.js';
 import { createTestDatabase, type Driver } from './databases.js';
 import { AGENCY, OWNER, type Bundle } from './fixtures.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../src/import/import-bundle.js';
-import { createApiKey } from '../../src/keys.js';
+import { createApiKey } from '../../src/queries/api-key-admin.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/databases.js';
 import { AGENCY, oneUnitCatalogue, OWNER } from '../helpers/fixtures.js';
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../../src/import/import-bundle.js';
-import { createApiKey } from '../../src/keys.js';
+import { createApiKey } from '../../src/queries/api-key-admin.js';
 import { createEndpoint } from '../../src/queries/webhook-endpoints.js';
 import { leaseMs } from '../../src/webhooks/worker.js';
 import { startApiProcess, type ApiProcess } from '../helpers/api-process.js';

@@ -3,7 +3,7 @@ import type { EventType } from '../../domain/webhook-events.js';
 
 /*
  * The bodies of webhook requests: one definition each, used to build them (src/queries/webhook-events.ts)
- * and to document them (the `webhooks:` section of the OpenAPI document, src/http/openapi-webhooks.ts).
+ * and to document them (the `webhooks:` section of the OpenAPI document, src/http/openapi/webhooks.ts).
  * Every body is `{type, timestamp, data}` as Standard Webhooks recommends.
  */
 

@@ -6,7 +6,7 @@ import { ApiError, unavailable } from '../errors.js';
 import { inServiceCatalogue } from './catalogue.js';
 import { onDemand } from '../../lib/on-demand.js';
 import type { McpEngine } from './engine.js';
-import { mcpRouteSchema } from './openapi.js';
+import { mcpRouteSchema } from '../openapi/mcp-endpoint.js';
 
 /*
  * POST /mcp: the Model Context Protocol over Streamable HTTP, in stateless mode (no session id, nothing

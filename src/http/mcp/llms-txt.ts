@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { API_VERSION } from '../openapi.js';
+import { API_VERSION } from '../openapi/document.js';
 import { PROMPTS } from './prompts.js';
 import { REFERENCE_LIST_NAMES } from './reference-lists.js';
 import { TOOLS } from './tools.js';

@@ -19,7 +19,7 @@ import { isUnavailable } from '../../db/errors.js';
 import { mcpToolCalls } from '../../metrics/instruments.js';
 import { errorAnswer, messages } from '../../domain/error-catalogue.js';
 import { ApiError, unavailable } from '../errors.js';
-import { API_VERSION } from '../openapi.js';
+import { API_VERSION } from '../openapi/document.js';
 import type { Catalogue } from './catalogue.js';
 import { PROMPTS, PROMPTS_BY_NAME } from './prompts.js';
 import { REFERENCE_LIST_NAMES, REFERENCE_LISTS, type ReferenceListName } from './reference-lists.js';

@@ -11,7 +11,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { API_VERSION } from '../openapi.js';
+import { API_VERSION } from '../openapi/document.js';
 import { MCP_SERVER_NAME } from './server.js';
 
 /*

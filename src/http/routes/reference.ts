@@ -4,7 +4,7 @@ import { listDevelopmentStatuses, listProjectTypes } from '../../queries/code-na
 import { listAreas, listProjectFeatures, listUnitTags } from '../../queries/reference.js';
 import { companiesJson } from '../../search/visibility.js';
 import type { AppDeps } from '../deps.js';
-import { sendWithRawItems } from '../raw-json.js';
+import { sendWithRawItems } from '../../bodies/raw-json.js';
 import { ok, responses, Success } from '../../contract/schemas/envelope.js';
 import { Area, Developer, DevelopmentStatusName, ProjectFeatureSections, ProjectTypeName, UnitTag } from '../../contract/schemas/reference.js';
 

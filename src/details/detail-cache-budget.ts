@@ -1,4 +1,4 @@
-import { DEFAULT_DETAIL_CACHE_MB } from '../config.js';
+import { DEFAULT_DETAIL_CACHE_MB } from '../config/config.js';
 
 /*
  * One memory budget for what the detail routes keep per snapshot (DETAIL_CACHE_MB): compressed and

@@ -1,6 +1,6 @@
 import type { SwaggerOptions, SwaggerTransformObject } from '@fastify/swagger';
-import { addHttpConventions } from './openapi-http.js';
-import { webhookDocs } from './openapi-webhooks.js';
+import { addHttpConventions } from './http.js';
+import { webhookDocs } from './webhooks.js';
 
 /** Raised with every change of the API (CHANGELOG.md); see "Versioning and changes" below. */
 export const API_VERSION = '1.2.0';

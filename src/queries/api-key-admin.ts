@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB } from './db/schema.js';
-import { displayPrefix, generateApiKey, hashApiKey } from './domain/api-key.js';
-import { isValidPriceVector } from './domain/pricing.js';
-import { domainProblem, normaliseDomain } from './domain/origin.js';
-import { assertKeyOwner, insertKey, KeyAdminError, type KeyListing, type NewKey } from './queries/api-keys.js';
+import type { DB } from '../db/schema.js';
+import { displayPrefix, generateApiKey, hashApiKey } from '../domain/api-key.js';
+import { isValidPriceVector } from '../domain/pricing.js';
+import { domainProblem, normaliseDomain } from '../domain/origin.js';
+import { assertKeyOwner, insertKey, KeyAdminError, type KeyListing, type NewKey } from './api-keys.js';
 
 /*
  * Issuing keys: the secret is generated here, returned once, and only its SHA-256 is stored.

@@ -1,9 +1,9 @@
 /* Presenters whose rows are the queries' types: above the queries (src/contract stays below them); shared by the routes and the MCP tools. */
-import type { FileRow, ProjectDetailRow } from '../../queries/project-detail.js';
-import type { LinkBuilder } from '../../contract/links.js';
-import { EMPTY_NEARBY_FACILITIES } from '../../contract/nearby-facilities.js';
-import { toFileObject, toOptionalFileObject } from '../../contract/presenters/files.js';
-import { toPaymentPlan, toPreferences } from '../../contract/presenters/projects.js';
+import type { FileRow, ProjectDetailRow } from '../queries/project-detail.js';
+import type { LinkBuilder } from '../contract/links.js';
+import { EMPTY_NEARBY_FACILITIES } from '../contract/nearby-facilities.js';
+import { toFileObject, toOptionalFileObject } from '../contract/presenters/files.js';
+import { toPaymentPlan, toPreferences } from '../contract/presenters/projects.js';
 
 /*
  * GET /projects/{id}'s data as the API shows it (ProjectDetail), except the nearby block, which is left

@@ -3,12 +3,12 @@ import { LRUCache } from 'lru-cache';
 import { compressedBodyRequests, identityBodyRequests } from '../metrics/instruments.js';
 import type { SearchModel } from '../search/search-model.js';
 import type { Snapshot } from '../search/snapshot.js';
-import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from './compression.js';
+import { acceptedCoding, COMPRESSION_THRESHOLD, compressSync, type ContentCoding } from '../bodies/compression.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
-import { etagOf } from './http-cache.js';
-import { isLargeBody, reuseNow, reuseOnceSent } from './large-bodies.js';
+import { etagOf } from '../bodies/http-cache.js';
+import { isLargeBody, reuseNow, reuseOnceSent } from '../bodies/large-bodies.js';
 import { perSnapshot } from '../search/per-snapshot.js';
-import { JSON_TYPE, jsonBody, type JsonPart } from './raw-json.js';
+import { JSON_TYPE, jsonBody, type JsonPart } from '../bodies/raw-json.js';
 
 /*
  * Compressed once: a body made from a snapshot (a detail answer) is the same every time it is asked

@@ -1,5 +1,5 @@
-import { COMPRESSION_THRESHOLD } from './compression.js';
-import { errorExamples, ifNoneMatchExample, operationExamples } from './openapi-examples.js';
+import { COMPRESSION_THRESHOLD } from '../../bodies/compression.js';
+import { errorExamples, ifNoneMatchExample, operationExamples } from './examples.js';
 
 /*
  * What the generated document needs beyond the route schemas, added in one place so each route does

@@ -16,11 +16,11 @@ import { nearbyBlock } from '../search/project-nearby.js';
 import { nearbyOnDemand, type NearbyOnDemand } from './nearby-on-demand.js';
 import { perSnapshot } from '../search/per-snapshot.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
-import { largeBody } from './large-bodies.js';
+import { largeBody } from '../bodies/large-bodies.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { isVisibleProject } from '../search/visibility.js';
-import { toProjectDetail } from './presenters/project-detail.js';
-import type { JsonPart } from './raw-json.js';
+import { toProjectDetail } from './project-detail-presenter.js';
+import type { JsonPart } from '../bodies/raw-json.js';
 
 /*
  * GET /projects/{id}'s body, in parts to be sent without joining them into one string.
@@ -28,7 +28,7 @@ import type { JsonPart } from './raw-json.js';
  * From a snapshot (projectDetails): the nearby block, most of the bytes, is written from the
  * snapshot's compact form (src/search/project-nearby.ts) when the snapshot keeps one
  * (NEARBY_IN_MEMORY), else from the links and facility texts kept as they are asked
- * (src/http/nearby-on-demand.ts); the rest (~2-10 kB: the project, its media,
+ * (src/details/nearby-on-demand.ts); the rest (~2-10 kB: the project, its media,
  * units in the key's prices, features) is the SQL path's own text, read once per snapshot, project,
  * price vector and currency and kept (bounded, least recently used first out). It is read in a
  * REPEATABLE READ transaction with the catalogue version, and kept only when the version is the

@@ -12,8 +12,8 @@ import { findUnit } from '../queries/units.js';
 import { unitJson } from '../search/find-unit.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { buildUnitDetails, unitDetailsBytes, type UnitDetails } from '../search/unit-details.js';
-import { toUnitModel } from './presenters/units.js';
-import { okJsonParts } from './raw-json.js';
+import { toUnitModel } from './units-presenter.js';
+import { okJsonParts } from '../bodies/raw-json.js';
 import { detailCacheBounds } from './detail-cache-budget.js';
 import { perSnapshot } from '../search/per-snapshot.js';
 

@@ -1,5 +1,5 @@
-import { webhookBodySchema, WEBHOOK_EVENTS } from '../contract/schemas/webhook-events.js';
-import { EVENT_TYPES } from '../domain/webhook-events.js';
+import { webhookBodySchema, WEBHOOK_EVENTS } from '../../contract/schemas/webhook-events.js';
+import { EVENT_TYPES } from '../../domain/webhook-events.js';
 
 /*
  * The `webhooks:` section of the OpenAPI 3.1 document: one entry per event type, the request this

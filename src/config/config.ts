@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_FOR_MS } from './domain/webhook-retry.js';
+import { DEFAULT_RETRY_BASE_MS, DEFAULT_RETRY_FOR_MS } from '../domain/webhook-retry.js';
 
 /*
  * Server configuration, read once from the environment. A bad value stops start-up with a message
@@ -24,12 +24,12 @@ export interface Config {
    * NEARBY_IN_MEMORY=true: GET /projects/{id}'s nearby block is kept in the search snapshot and written
    * from memory (src/search/project-nearby.ts). Off by default: on L it is ~105 MB more per process and
    * several seconds more per snapshot build, and its links grow with the facility link radius; off,
-   * each project's links and each facility's text are kept as they are asked (src/http/nearby-on-demand.ts).
+   * each project's links and each facility's text are kept as they are asked (src/details/nearby-on-demand.ts).
    */
   nearbyInMemory: boolean;
-  /** DETAIL_CACHE_MB: the memory the detail routes may keep per snapshot, split by fixed shares (src/http/detail-cache-budget.ts). */
+  /** DETAIL_CACHE_MB: the memory the detail routes may keep per snapshot, split by fixed shares (src/details/detail-cache-budget.ts). */
   detailCacheMb: number;
-  /** HEAP_GROWTH_PERCENT: how far the JavaScript heap may grow past what was live at the last full collection (src/heap-growth.ts); 0: V8's own choice. */
+  /** HEAP_GROWTH_PERCENT: how far the JavaScript heap may grow past what was live at the last full collection (src/service/heap-growth.ts); 0: V8's own choice. */
   heapGrowthPercent: number;
   logLevel: string;
   /** Per-key request limit; undefined (the default) leaves the API unlimited, as specified. */
@@ -127,7 +127,7 @@ function metricsConfig(env: Env, port: number, host: string): MetricsConfig | un
   return { port: metricsPort, host: read(env, 'METRICS_HOST') ?? host, perKey: flag(env, 'METRICS_PER_KEY') };
 }
 
-/** DETAIL_CACHE_MB's default: the bounds the detail caches had before the budget, added up (src/http/detail-cache-budget.ts splits it). */
+/** DETAIL_CACHE_MB's default: the bounds the detail caches had before the budget, added up (src/details/detail-cache-budget.ts splits it). */
 export const DEFAULT_DETAIL_CACHE_MB = 328;
 
 /** At most 1 TiB: each cache's bound must stay an exact integer number of bytes (lru-cache refuses others). */

@@ -1,7 +1,7 @@
 /* Presenters whose rows are the queries' types: above the queries (src/contract stays below them); shared by the routes and the MCP tools. */
-import type { ProjectContactsRow } from '../../queries/contacts.js';
-import type { LinkBuilder } from '../../contract/links.js';
-import { SOCIAL_NETWORKS } from '../../contract/schemas/projects.js';
+import type { ProjectContactsRow } from '../queries/contacts.js';
+import type { LinkBuilder } from '../contract/links.js';
+import { SOCIAL_NETWORKS } from '../contract/schemas/projects.js';
 
 /** GET /projects/{id}/contacts's data as the API shows it (ProjectContacts); shared by the route and the MCP tool. */
 export function toProjectContacts(row: ProjectContactsRow, links: LinkBuilder) {

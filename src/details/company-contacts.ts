@@ -7,7 +7,7 @@ import { findCompanyContacts } from '../queries/contacts.js';
 import type { KeyScope } from '../domain/key-scope.js';
 import type { Snapshot } from '../search/snapshot.js';
 import { visibleProjectDeveloper } from '../search/visibility.js';
-import { toProjectContacts } from './presenters/contacts.js';
+import { toProjectContacts } from './contacts-presenter.js';
 
 /*
  * GET /projects/{id}/contacts from memory. The answer is the project's developer and its staff, the

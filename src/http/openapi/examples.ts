@@ -1,10 +1,10 @@
 import type { Static } from '@sinclair/typebox';
-import { mcpExamples } from './mcp/openapi.js';
-import { messages } from '../domain/error-catalogue.js';
-import type { ApplicationBody, ApplicationResult } from '../contract/schemas/applications.js';
-import type { ChangesPage } from '../contract/schemas/changes.js';
-import type { FileObject, FlatProjectList, ProjectContacts, ProjectDetail, ProjectsPageSchema } from '../contract/schemas/projects.js';
-import type { UnitModel } from '../contract/schemas/units.js';
+import { mcpExamples } from './mcp-endpoint.js';
+import { messages } from '../../domain/error-catalogue.js';
+import type { ApplicationBody, ApplicationResult } from '../../contract/schemas/applications.js';
+import type { ChangesPage } from '../../contract/schemas/changes.js';
+import type { FileObject, FlatProjectList, ProjectContacts, ProjectDetail, ProjectsPageSchema } from '../../contract/schemas/projects.js';
+import type { UnitModel } from '../../contract/schemas/units.js';
 
 /*
  * Examples of the OpenAPI document: one realistic value for every parameter, request body and

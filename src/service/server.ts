@@ -1,21 +1,21 @@
 import type { ServerResponse } from 'node:http';
-import { openChangeSignal, type ChangeSignal } from './changes/change-signal.js';
-import type { Config } from './config.js';
-import { openDatabase, readerAfterLatestCommit, type Database } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+import { openChangeSignal, type ChangeSignal } from '../changes/change-signal.js';
+import type { Config } from '../config/config.js';
+import { openDatabase, readerAfterLatestCommit, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
 import { collectGarbage } from './full-collection.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { stopAllocationSitePretenuring } from './pretenuring.js';
-import { buildApp, type App } from './http/app.js';
-import { listenForCommands, type CommandRunner } from './management/socket.js';
-import { linkBuilder } from './contract/links.js';
-import type { Lifecycle } from './lifecycle.js';
-import { listenForMetrics } from './metrics/listener.js';
-import { serviceGauges } from './metrics/service-gauges.js';
-import { detailCaches, type DetailCaches } from './http/detail-caches.js';
-import { detailCacheBounds } from './http/detail-cache-budget.js';
-import { SearchModel } from './search/search-model.js';
-import { startDeliveryWorker, type DeliveryWorker } from './webhooks/worker.js';
+import { buildApp, type App } from '../http/app.js';
+import { listenForCommands, type CommandRunner } from '../management/socket.js';
+import { linkBuilder } from '../contract/links.js';
+import type { Lifecycle } from '../http/lifecycle.js';
+import { listenForMetrics } from '../metrics/listener.js';
+import { serviceGauges } from './service-gauges.js';
+import { detailCaches, type DetailCaches } from '../details/detail-caches.js';
+import { detailCacheBounds } from '../details/detail-cache-budget.js';
+import { SearchModel } from '../search/search-model.js';
+import { startDeliveryWorker, type DeliveryWorker } from '../webhooks/worker.js';
 
 export interface RunningServer {
   app: App;

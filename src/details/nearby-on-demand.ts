@@ -8,7 +8,7 @@ import { CATEGORIES, categoryIndex, eachLink, shownLinks, writeNearbyBlock, type
 import type { Snapshot } from '../search/snapshot.js';
 import type { DetailCacheBounds } from './detail-cache-budget.js';
 import { perSnapshot } from '../search/per-snapshot.js';
-import { largeBody } from './large-bodies.js';
+import { largeBody } from '../bodies/large-bodies.js';
 import { nearbyBlockRequests } from '../metrics/instruments.js';
 import { createPoolSlots, halfThePool, type PoolSlots } from '../db/pool-slots.js';
 

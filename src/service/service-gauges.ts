@@ -6,7 +6,7 @@ import type { Snapshot } from '../search/snapshot.js';
 import type { QueueStats } from '../queries/webhook-deliveries.js';
 import { createQueueProbe } from '../webhooks/queue-probe.js';
 
-/** The detail caches as the gauges read them (src/http/detail-caches.ts: DetailCaches; http sits above metrics). */
+/** The detail caches as the gauges read them (src/details/detail-caches.ts: DetailCaches; http sits above metrics). */
 export interface DetailCacheSizes {
   /** Each cache's bound in bytes, by cache name. */
   bounds: Readonly<Record<string, number>>;
