@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, WebhookDeliveryState } from '../db/schema.js';
-import { newMessageId } from '../webhooks/signing.js';
+import { newMessageId } from '../domain/webhook-secrets.js';
 
 /*
  * The delivery queue, in the database so that every API process shares it and nothing is lost with a

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, WebhookEndpointsTable } from '../db/schema.js';
 import { WEBHOOK_CHANNEL, type EventType } from '../domain/webhook-events.js';
-import { newSecret, ROTATION_OVERLAP_MS } from '../webhooks/signing.js';
+import { newSecret, ROTATION_OVERLAP_MS } from '../domain/webhook-secrets.js';
 
 /*
  * Webhook endpoints as the CLI manages them (`catalogue webhooks …`). URLs and event types are

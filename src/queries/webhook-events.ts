@@ -4,7 +4,7 @@ import type { DB, WebhookUnitBeforeTable } from '../db/schema.js';
 import { encodeCursor, RANK } from '../domain/changes-cursor.js';
 import { keyPriceSql } from '../domain/pricing.js';
 import { CATALOGUE_EVENT_TYPES, type EventType } from '../domain/webhook-events.js';
-import { newMessageId } from '../webhooks/signing.js';
+import { newMessageId } from '../domain/webhook-secrets.js';
 import { readChanges, type ChangesRead } from './changes.js';
 
 /*

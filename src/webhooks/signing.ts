@@ -1,4 +1,3 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 
 /*
@@ -8,19 +7,6 @@ import { Webhook } from 'standardwebhooks';
  * signature per secret, space-separated; a receiver accepts the message when any of them verifies,
  * so it can switch to the new secret at any time within the 24 h.
  */
-const SECRET_BYTES = 32;
-
-export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-export function newSecret(): string {
-  return `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
-}
-
-/** A message id (`webhook-id`): unique, opaque, the same on every attempt of one message. */
-export function newMessageId(): string {
-  return `msg_${randomUUID().replaceAll('-', '')}`;
-}
-
 export interface SignedHeaders {
   'webhook-id': string;
   'webhook-timestamp': string;

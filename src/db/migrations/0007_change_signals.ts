@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { CHANGE_CHANNEL } from '../../changes/change-kinds.js';
+
+/** A copy of CHANGE_CHANNEL (src/changes/change-kinds.ts): a migration keeps the values it was written with. */
+const CHANGE_CHANNEL = 'catalogue_changes';
 
 /** Tables whose writes can change a catalogue answer: bump the version (and drop key caches). */
 export const CATALOGUE_TABLES = [

@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { WEBHOOK_CHANNEL } from '../../domain/webhook-events.js';
+
+/** A copy of WEBHOOK_CHANNEL (src/domain/webhook-events.ts): a migration keeps the values it was written with. */
+const WEBHOOK_CHANNEL = 'webhook_deliveries';
 
 /*
  * Webhooks (src/webhooks/, src/queries/webhook-*.ts):
