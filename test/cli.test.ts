@@ -149,7 +149,7 @@ describe('catalogue CLI (pglite data directory)', () => {
     const loaded = (await readFile(record, 'utf8')).split('\n');
     // The recording works: the command's own modules are there.
     expect(loaded.some((url) => url.endsWith('/src/queries/api-keys.ts'))).toBe(true);
-    for (const heavy of ['/src/server.ts', '/src/http/app.ts', '/src/http/mcp/stdio-proxy.ts', '/src/import/import-bundle.ts', '/node_modules/fastify/']) {
+    for (const heavy of ['/src/service/server.ts', '/src/http/app.ts', '/src/http/mcp/stdio-proxy.ts', '/src/import/import-bundle.ts', '/node_modules/fastify/']) {
       expect(loaded.filter((url) => url.includes(heavy))).toEqual([]);
     }
   }, 120_000);
