@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.js';
 import { PGliteWorkerClient } from '../src/db/pglite-client.js';
 import { buildApp } from '../src/http/app.js';
-import { PGLITE_KEY_CACHE_TTL_MS } from '../src/service/server.js';
+import { PGLITE_KEY_CACHE_TTL_MS } from '../src/service/compose.js';
 import { createTestApp, useTestApp, type TestApp } from './helpers/app.js';
 import { baseBundle } from './helpers/fixtures.js';
 

@@ -1,20 +1,19 @@
 import type { ServerResponse } from 'node:http';
-import { openChangeSignal, type ChangeSignal } from '../changes/change-signal.js';
+import type { ChangeSignal } from '../changes/change-signal.js';
 import type { Config } from '../config/config.js';
-import { openDatabase, readerAfterLatestCommit, type Database } from '../db/database.js';
+import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { collectGarbage } from './full-collection.js';
 import { limitHeapGrowth } from './heap-growth.js';
 import { stopAllocationSitePretenuring } from './pretenuring.js';
-import { buildApp, type App } from '../http/app.js';
+import type { App } from '../http/app.js';
 import { listenForCommands, type CommandRunner } from '../management/socket.js';
-import { linkBuilder } from '../contract/links.js';
 import type { Lifecycle } from '../http/lifecycle.js';
 import { listenForMetrics } from '../metrics/listener.js';
 import { serviceGauges } from './service-gauges.js';
-import { detailCaches, type DetailCaches } from '../details/detail-caches.js';
-import { detailCacheBounds } from '../details/detail-cache-budget.js';
-import { SearchModel } from '../search/search-model.js';
+import type { DetailCaches } from '../details/detail-caches.js';
+import type { SearchModel } from '../search/search-model.js';
+import { composeService } from './compose.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../webhooks/worker.js';
 
 export interface RunningServer {
@@ -38,20 +37,6 @@ export interface RunningServer {
   /** SIGTERM's sequence: readiness 503 for `drainMs` while still serving (default SHUTDOWN_DRAIN_S), then stop(). */
   shutdown(options?: { drainMs?: number; graceMs?: number }): Promise<void>;
 }
-
-/** A key's record is reused for at most this long; change signals drop it sooner. */
-export const KEY_CACHE_TTL_MS = 1_000;
-
-/*
- * On the embedded database the signals alone keep the cache exact: the directory lock lets no other
- * process write (src/db/data-dir-lock.ts), every change made here notifies in-process before the
- * writing statement returns, and nothing of a key record depends on the clock. A cached record is
- * therefore the committed state, not an older one, and needs no time limit (the 1 s limit is
- * PostgreSQL's safety net against a notification lost with its connection). Without it, every
- * second each key's lookup would queue behind an import's transaction (the engine runs one at a
- * time) and searches, which need no database otherwise, would stall for the whole import.
- */
-export const PGLITE_KEY_CACHE_TTL_MS = Number.POSITIVE_INFINITY;
 
 export interface StartOptions {
   /** Runs after migrating, before listening (`npm start` loads the demo catalogue here). */
@@ -88,38 +73,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 }
 
-/** startServer on a database already open (tests hand in a migrated copy); the server closes it when it stops. */
+/**
+ * startServer on a database already open (tests hand in a migrated copy); the server closes it when it
+ * stops. The service itself is made by composeService (compose.ts); this adds what serving needs.
+ */
 export async function serveDatabase(config: Config, database: Database, options: StartOptions = {}): Promise<RunningServer> {
   await migrateToLatest(database.primary);
   if (options.beforeListen) await options.beforeListen(database);
-  let log: App['log'] | undefined;
-  const changes = await openChangeSignal(database, { onError: (error, context) => log?.warn({ err: error }, context) });
-  // Built before listening, so the first request is already served from memory; it rebuilds on every
-  // catalogue signal (src/search/search-model.ts).
-  const search = await SearchModel.create(database.db, {
-    links: linkBuilder(config.staticBaseUrl),
-    nearbyInMemory: config.nearbyInMemory,
-    concurrentReads: database.driver === 'postgres',
-    onConcurrentReadFailed: (error) => log?.warn({ err: error }, 'search snapshot: the units could not be read on a second connection; read in turn'),
-    changes,
-    readFrom: async () => (await readerAfterLatestCommit(database)).db,
-    onError: (error) => log?.error({ err: error }, 'search model refresh failed; the previous snapshot stays in service'),
-  });
-  // Keys are dropped on every change signal, and on PostgreSQL cached 1 s at most (src/http/key-cache.ts).
-  const lifecycle: Lifecycle = { draining: false };
-  // Made here rather than in buildApp, so that the metrics' gauges read what the routes keep.
-  const details = detailCaches(database, linkBuilder(config.staticBaseUrl), detailCacheBounds(config.detailCacheMb));
-  const app = await buildApp({
-    database,
-    config,
-    search,
-    details,
-    keyCacheTtlMs: options.keyCacheTtlMs ?? (database.driver === 'pglite' ? PGLITE_KEY_CACHE_TTL_MS : KEY_CACHE_TTL_MS),
-    changes,
-    lifecycle,
-    requestMetrics: config.metrics && { perKey: config.metrics.perKey },
-  });
-  log = app.log;
+  const { app, changes, search, details, lifecycle } = await composeService(config, database, { keyCacheTtlMs: options.keyCacheTtlMs });
   // What building the first snapshot left behind, collected before a request or a scrape can wait for it (full-collection.ts).
   collectGarbage();
   // Before the API's port: a load balancer may send traffic as soon as that opens, and the first
