@@ -186,6 +186,8 @@ export interface ProjectsTable extends ChangeStamp, VisibilityStamp {
   unit_min_prices: Generated<(string | null)[]>;
   unit_max_prices: Generated<(string | null)[]>;
   unit_bedroom_mask: Generated<number>;
+  /** The version of the last change of the project's own answer (migration 0016; null: none since). */
+  own_version: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -225,6 +227,9 @@ export interface UnitsTable extends ChangeStamp, VisibilityStamp {
   deleted_at: NullableTimestamp;
   /** Copy of the unit's tag ids (sorted, unique) for the unit filters; unit_tag_links is the record. */
   tag_ids: Generated<number[]>;
+  /** The version of the last change of the unit's own answer, and of its own answer besides price, status and listing (migration 0016). */
+  own_version: Generated<number | null>;
+  details_version: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -469,7 +474,7 @@ export interface WebhookMessagesTable {
   created_at: Timestamp;
 }
 
-export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
 /** The delivery queue and log: `next_attempt_at` is the retry time and, while an attempt runs, its lease. */
 export interface WebhookDeliveriesTable {
@@ -498,4 +503,7 @@ export interface WebhookUnitBeforeTable {
   price: number | null;
   status: number | null;
   listed: boolean | null;
+  /** Where it was and its area (migration 0016): a project's unit summary before the transaction. */
+  project_id: number | null;
+  unit_area: number | null;
 }
