@@ -16,7 +16,20 @@ import { bodiesAt, startReceiver, type Receiver } from './helpers/webhook-receiv
  * delivery worker posting to a real receiver.
  */
 const UNITS = 30;
-const project = (extra: Record<string, unknown> = {}) => ({ id: 1, company_id: DEV, author_id: 110, area_id: 1, name: 'Harbour Gate', ...extra });
+const project = (extra: Record<string, unknown> = {}) => ({
+  id: 1,
+  company_id: DEV,
+  author_id: 110,
+  area_id: 1,
+  name: 'Harbour Gate',
+  payment_plans: [
+    { type: 1, percent: 20 },
+    { type: 2, percent: 80 },
+  ],
+  image_file_ids: [2, 1],
+  feature_ids: [3, 1],
+  ...extra,
+});
 /** Unit 100 + i; unit 100 is the lowest priced (price_from) and none is smaller than 100 m². */
 const unit = (i: number, extra: Record<string, unknown> = {}) => ({ id: 100 + i, project_id: 1, unit_number: `H-${i}`, bedrooms: 2, status: 3, price: 1_000_000 + i * 10_000, unit_area: 100, ...extra });
 const catalogue = (): Bundle => withRecords(baseBundle(), { projects: [project()], units: Array.from({ length: UNITS }, (_, i) => unit(i)), api_keys: [] });
@@ -107,12 +120,14 @@ describe.each(drivers)('webhooks say what changed, once (%s)', (driver) => {
     expect(shown.filter((body) => body.type === 'unit.changed').every((body) => JSON.stringify(body.data.changes) === '["availability"]')).toBe(true);
   });
 
-  it('restating the catalogue as it is sends nothing', async () => {
+  it('restating the catalogue as it is (lists included) sends nothing; a list changed is the project\u2019s own change', async () => {
     const before = receiver.received.length;
     const current = await t.db.selectFrom('units').select(['id', 'price', 'status', 'unit_area', 'furnishing']).orderBy('id').execute();
     await importBundle(t.db, { projects: [project({ name: 'Harbour Gate North' })], units: current.map((row) => unit(row.id - 100, { price: Number(row.price), status: row.status, unit_area: Number(row.unit_area), furnishing: row.furnishing })) }, { facilityLinkRadiusM: 10_000 });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.slice(before)).toEqual([]);
+    const [a] = await importAndReceive({ projects: [project({ name: 'Harbour Gate North', feature_ids: [1, 3, 4] })] }, 1);
+    expect(names(a)).toEqual(['project.changed 1']);
   });
 
   it('no delivery ever said that nothing changed', () => {

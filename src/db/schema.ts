@@ -19,6 +19,11 @@ interface ChangeStamp {
   changed_at: Generated<string>;
 }
 
+/** The version of the last change of what the row itself shows, not its updated_at alone (migration 0016; null: none since). */
+interface OwnStamp {
+  own_version: Generated<number | null>;
+}
+
 export interface FilesTable {
   id: number;
   path: string;
@@ -30,7 +35,7 @@ export interface FilesTable {
   updated_at: Timestamp;
 }
 
-export interface CompaniesTable extends ChangeStamp {
+export interface CompaniesTable extends ChangeStamp, OwnStamp {
   id: number;
   company_type: number;
   company_name: string;
@@ -86,7 +91,7 @@ export interface VisibilityStamp {
   created_version: Generated<number>;
 }
 
-export interface ContractsTable extends ChangeStamp, VisibilityStamp {
+export interface ContractsTable extends ChangeStamp, VisibilityStamp, OwnStamp {
   opens_version: Generated<number>;
   agency_id: number;
   developer_id: number;
@@ -110,7 +115,7 @@ export interface ApiKeysTable {
   updated_at: Timestamp;
 }
 
-export interface AreasTable extends ChangeStamp {
+export interface AreasTable extends ChangeStamp, OwnStamp {
   id: number;
   name: string;
   city: string;

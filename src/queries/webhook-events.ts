@@ -177,8 +177,8 @@ async function ownChanges(trx: Kysely<DB>, read: ChangesRead, agencyId: number, 
                IS DISTINCT FROM (SELECT ROW(min(price), min(unit_area)) FROM units u WHERE u.project_id = s.project_id AND u.deleted_at IS NULL)
       )
       SELECT p.id,
-             p.own_version = ${version}::bigint OR d.changed_version = ${version}::bigint OR a.changed_version = ${version}::bigint
-               OR ct.changed_version = ${version}::bigint OR p.id IN (SELECT project_id FROM summary_changed) AS own,
+             p.own_version = ${version}::bigint OR d.own_version = ${version}::bigint OR a.own_version = ${version}::bigint
+               OR ct.own_version = ${version}::bigint OR p.id IN (SELECT project_id FROM summary_changed) AS own,
              p.published_version = ${version}::bigint OR ct.opens_version = ${version}::bigint AS appeared
         FROM projects p JOIN companies d ON d.id = p.company_id LEFT JOIN areas a ON a.id = p.area_id
         LEFT JOIN contracts ct ON ct.agency_id = ${agencyId}::int AND ct.developer_id = p.company_id

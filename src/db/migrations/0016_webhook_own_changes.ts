@@ -17,6 +17,9 @@ import { sql, type Kysely } from 'kysely';
  *      names one by one): "something else of the unit changed" (`details`).
  *      Set by a BEFORE ROW trigger named to fire before the feed's `*_note_change` (row triggers
  *      fire in name order), so that it still sees how the row was touched.
+ *      companies, areas and contracts get own_version too (what a project shows of them changed,
+ *      not only their updated_at). A record restated with a new `updated_at` alone (the importer's
+ *      default when the bundle gives none) changes no answer of its own, nor touches what shows it.
  *    - A touch made for the feed only (a unit touching its project; an exchange rate touching its
  *      projects and units) writes changed_version = -2 instead of -1: stamped for the feed like any
  *      touch, not an own change. Touches of a record's own parts skip only rows whose own_version is
@@ -67,7 +70,12 @@ const UNITS_SHOWN_BY_PROJECTS = `SELECT unnest(ARRAY[n.project_id, o.project_id]
              OR (n.project_id, n.unit_number, n.bedrooms, n.status, n.furnishing, n.price, n.unit_area, n.deleted_at IS NULL)
                 IS DISTINCT FROM (o.project_id, o.unit_number, o.bedrooms, o.status, o.furnishing, o.price, o.unit_area, o.deleted_at IS NULL)`;
 
-const changedIds = `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n IS DISTINCT FROM o)`;
+/** The rows an UPDATE really changed; in the 'own' variant a new `updated_at` alone (a record restated as it was) is no change. */
+function changedIds(variant: Variant): string {
+  if (variant === 'before') return `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n IS DISTINCT FROM o)`;
+  const shown = (row: string) => `(to_jsonb(${row}) - ARRAY['updated_at', 'changed_version', 'changed_at'])`;
+  return `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE ${shown('n')} IS DISTINCT FROM ${shown('o')})`;
+}
 
 function dependents(variant: Variant): [fn: string, touches: string[]][] {
   return [
@@ -133,7 +141,7 @@ async function touchFunctions(db: Kysely<unknown>, variant: Variant): Promise<vo
            ids integer[];
            mine bigint;
          BEGIN
-           ids := ${changedIds};
+           ids := ${changedIds(variant)};
            IF cardinality(ids) = 0 THEN
              RETURN NULL;
            END IF;
@@ -156,9 +164,32 @@ const UNIT_NAMED = ['price', 'status', 'deleted_at'];
 
 const putBack = (columns: string[]) => columns.map((column) => `probe.${column} := OLD.${column};`).join(' ');
 
+/** What a project shows of them: the developer (name, logo), the area, the agency's contract. */
+const SHOWN_WITH_PROJECTS = ['companies', 'areas', 'contracts'];
+
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Nullable without a default: no table rewrite; null means "not since this migration".
   await sql.raw(`ALTER TABLE projects ADD COLUMN own_version bigint`).execute(db);
+  for (const table of SHOWN_WITH_PROJECTS) await sql.raw(`ALTER TABLE ${table} ADD COLUMN own_version bigint`).execute(db);
+  // Small tables, any columns: compared as JSON without the bookkeeping.
+  await sql
+    .raw(
+      `CREATE FUNCTION mark_own_change() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP = 'UPDATE' AND NEW.changed_version IS NOT DISTINCT FROM OLD.changed_version
+            AND (to_jsonb(NEW) - ARRAY['changed_version', 'changed_at', 'updated_at', 'own_version', 'created_version', 'opens_version'])
+                IS NOT DISTINCT FROM (to_jsonb(OLD) - ARRAY['changed_version', 'changed_at', 'updated_at', 'own_version', 'created_version', 'opens_version']) THEN
+           RETURN NEW;
+         END IF;
+         NEW.own_version := note_catalogue_change();
+         RETURN NEW;
+       END
+       $$`,
+    )
+    .execute(db);
+  for (const table of SHOWN_WITH_PROJECTS) {
+    await sql.raw(`CREATE TRIGGER ${table}_mark_own_change BEFORE INSERT OR UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION mark_own_change()`).execute(db);
+  }
   await sql.raw(`ALTER TABLE units ADD COLUMN own_version bigint, ADD COLUMN details_version bigint`).execute(db);
 
   await sql
@@ -328,4 +359,6 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of ['projects', 'units']) await sql.raw(`DROP TRIGGER ${table}_mark_own_change ON ${table}; DROP FUNCTION ${table}_mark_own_change()`).execute(db);
   await sql.raw(`ALTER TABLE units DROP COLUMN own_version, DROP COLUMN details_version`).execute(db);
   await sql.raw(`ALTER TABLE projects DROP COLUMN own_version`).execute(db);
+  for (const table of SHOWN_WITH_PROJECTS) await sql.raw(`DROP TRIGGER ${table}_mark_own_change ON ${table}; ALTER TABLE ${table} DROP COLUMN own_version`).execute(db);
+  await sql.raw(`DROP FUNCTION mark_own_change()`).execute(db);
 }
