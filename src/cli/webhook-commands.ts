@@ -164,7 +164,7 @@ export function addWebhookCommands(program: Command, context: CliContext): void 
     .description('the delivery log of an endpoint (kept 30 days)')
     .argument('<id>', 'endpoint id', integer('id'))
     .option('--since <time>', 'queued at or after (RFC 3339, or 30m, 2h, 7d ago)', timeOption('--since'))
-    .option('--failed', 'only deliveries that failed or are being retried')
+    .option('--failed', 'only deliveries that failed, were dropped (their key revoked) or are being retried')
     .action(async (id: number, options: { since?: string; failed?: boolean }) => {
       await withDatabase(async ({ db }) => {
         await mustExist(findEndpoint(db, id), id);

@@ -20,6 +20,9 @@ import { newMessageId } from '../webhooks/signing.js';
  * "Webhooks"). An endpoint that answers with an error status is not held: the error may belong to one
  * message only.
  * A delivery being attempted (its lease, leased_until, not over) is neither held nor released.
+ *
+ * States: `pending` (queued or being retried), `delivered`, `failed` (given up), `dropped` (its key was
+ * revoked or deleted before it was sent: never sent afterwards, migration 0016).
  */
 
 export interface ClaimedDelivery {
@@ -60,6 +63,8 @@ export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs:
     WITH due AS (
       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND e.enabled
+         -- Never for a revoked key (its queue is dropped when it is revoked, migration 0016; this holds whatever wrote the rows).
+         AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = e.api_key_id AND k.status = 0 AND k.deleted_at IS NULL)
        ORDER BY d.next_attempt_at, d.id
        LIMIT ${limit}::int
        FOR UPDATE OF d SKIP LOCKED
@@ -245,7 +250,7 @@ export async function listDeliveries(db: Kysely<DB>, endpointId: number, options
     .orderBy('d.id')
     .limit(options.limit ?? 1000);
   if (options.since) query = query.where('d.created_at', '>=', options.since);
-  if (options.failed) query = query.where((eb) => eb.or([eb('d.state', '=', 'failed'), eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)])]));
+  if (options.failed) query = query.where((eb) => eb.or([eb('d.state', 'in', ['failed', 'dropped']), eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)])]));
   return (await query.execute()).map((row) => ({ ...row, id: Number(row.id) }));
 }
 

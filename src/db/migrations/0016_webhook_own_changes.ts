@@ -284,7 +284,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
          UPDATE webhook_endpoints
             SET enabled = false, updated_at = now(),
                 disabled_reason = 'its key was revoked at ' || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          WHERE api_key_id = ANY(gone) AND enabled;
+          WHERE api_key_id = ANY(gone);
          RETURN NULL;
        END
        $$`,
@@ -307,7 +307,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
     .raw(
       `UPDATE webhook_endpoints e SET enabled = false, updated_at = now(), disabled_reason = 'its key was revoked'
-         FROM api_keys k WHERE k.id = e.api_key_id AND e.enabled AND NOT (k.status = 0 AND k.deleted_at IS NULL)`,
+         FROM api_keys k WHERE k.id = e.api_key_id AND NOT (k.status = 0 AND k.deleted_at IS NULL)`,
     )
     .execute(db);
 }
