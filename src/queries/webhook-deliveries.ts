@@ -81,23 +81,56 @@ export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs:
   return rows.map(toClaimed);
 }
 
-/** Queues a `ping` for the endpoint, already claimed by the caller (who attempts it at once). */
-export async function queueClaimedPing(db: Kysely<DB>, endpointId: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+/** Queues a `ping` for the endpoint, due now (its insert wakes the delivery workers at commit); undefined: no such endpoint. */
+export async function queuePing(db: Kysely<DB>, endpointId: number): Promise<{ id: number; message_id: string } | undefined> {
   const id = newMessageId();
   const body = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: { endpoint_id: endpointId, message: 'ping from the Catalogue API' } });
-  const { rows } = await sql<ClaimRow>`
+  const { rows } = await sql<{ id: number; message_id: string }>`
     WITH m AS (
       INSERT INTO webhook_messages (id, endpoint_id, event_type, body)
       SELECT ${id}, id, 'ping', ${body} FROM webhook_endpoints WHERE id = ${endpointId}
       RETURNING *
+    )
+    INSERT INTO webhook_deliveries (message_id, endpoint_id) SELECT m.id, m.endpoint_id FROM m
+    RETURNING id, message_id`.execute(db);
+  return rows[0] && { id: Number(rows[0].id), message_id: rows[0].message_id };
+}
+
+/** Claims delivery `id` for `leaseMs` if nobody has attempted it yet (whatever its endpoint's state). */
+export async function claimUnattempted(db: Kysely<DB>, id: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  const { rows } = await sql<ClaimRow>`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d WHERE d.id = ${id} AND d.state = 'pending' AND d.attempts = 0 FOR UPDATE SKIP LOCKED
     ), c AS (
-      INSERT INTO webhook_deliveries (message_id, endpoint_id, attempts, last_attempt_at, next_attempt_at, leased_until)
-      SELECT m.id, m.endpoint_id, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond', now() + ${leaseMs}::int * interval '1 millisecond' FROM m
-      RETURNING *
+      UPDATE webhook_deliveries d
+         SET attempts = 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs}::int * interval '1 millisecond',
+             leased_until = now() + ${leaseMs}::int * interval '1 millisecond', waits_for_probe = NULL
+        FROM due WHERE d.id = due.id
+      RETURNING d.*
     )
     SELECT ${claimedColumns}
-      FROM c JOIN m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
+      FROM c JOIN webhook_messages m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
   return rows[0] && toClaimed(rows[0]);
+}
+
+export interface DeliveryProgress {
+  state: WebhookDeliveryState;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  /** An attempt is running (its outcome not written yet). */
+  attempting: boolean;
+  /** Milliseconds from the last attempt to completion (delivered or given up). */
+  took_ms: number | null;
+}
+
+export async function deliveryProgress(db: Kysely<DB>, id: number): Promise<DeliveryProgress | undefined> {
+  const { rows } = await sql<DeliveryProgress>`
+    SELECT state, attempts, last_status, last_error, coalesce(leased_until > now(), false) AS attempting,
+           extract(epoch FROM completed_at - last_attempt_at) * 1000 AS took_ms
+      FROM webhook_deliveries WHERE id = ${id}`.execute(db);
+  const row = rows[0];
+  return row && { ...row, took_ms: row.took_ms === null ? null : Math.round(Number(row.took_ms)) };
 }
 
 /**
