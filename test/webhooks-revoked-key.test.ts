@@ -11,8 +11,7 @@ import { AGENCY, baseBundle, DEV, OWNER, withRecords } from './helpers/fixtures.
 import { bodiesAt, startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
 /*
- * A revoked key's webhooks (issue 51, found by an attacker's re-run: deliveries queued before the
- * revocation were still sent after it, unit prices included, while the key answered 401). Revoking
+ * A revoked key's webhooks (issue 51): nothing queued for it is sent once it answers 401. Revoking
  * drops what is queued for its endpoints (state `dropped`, shown by `webhooks deliveries`), disables
  * them with the reason (`webhooks list`), refuses to enable them again, and nothing more is queued.
  */

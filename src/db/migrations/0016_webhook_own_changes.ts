@@ -37,8 +37,12 @@ import { sql, type Kysely } from 'kysely';
 const OWN_TOUCH = -1;
 const FEED_ONLY_TOUCH = -2;
 
-/** The skip of a touch: before, any row at this version; now, for own touches, rows whose own answer already changed. */
-type Variant = 'own' | 'before';
+/**
+ * Which form of a function: 'own', this migration's (feed-only touches marked, own touches skipping
+ * only rows whose own answer already changed at this version); 'previous', that of migrations 0008,
+ * 0012 and 0013 (any row at this version skipped), which `down` restores.
+ */
+type Variant = 'own' | 'previous';
 
 function touch(table: string, where: string, variant: Variant, marker = OWN_TOUCH): string {
   const skip = variant === 'own' && marker === OWN_TOUCH && (table === 'projects' || table === 'units') ? 'own_version IS DISTINCT FROM mine' : 'changed_version <> mine';
@@ -72,7 +76,7 @@ const UNITS_SHOWN_BY_PROJECTS = `SELECT unnest(ARRAY[n.project_id, o.project_id]
 
 /** The rows an UPDATE really changed; in the 'own' variant a new `updated_at` alone (a record restated as it was) is no change. */
 function changedIds(variant: Variant): string {
-  if (variant === 'before') return `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n IS DISTINCT FROM o)`;
+  if (variant === 'previous') return `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n IS DISTINCT FROM o)`;
   const shown = (row: string) => `(to_jsonb(${row}) - ARRAY['updated_at', 'changed_version', 'changed_at'])`;
   return `ARRAY(SELECT n.id FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE ${shown('n')} IS DISTINCT FROM ${shown('o')})`;
 }
@@ -296,7 +300,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
          FOR EACH STATEMENT EXECUTE FUNCTION api_keys_drop_webhooks()`,
     )
     .execute(db);
-  // Keys revoked before this migration: the same, now.
+  // Keys already revoked or deleted: the same.
   await sql
     .raw(
       `UPDATE webhook_deliveries d SET state = 'dropped', completed_at = now(), leased_until = NULL, last_error = 'dropped: its key was revoked'
@@ -348,17 +352,18 @@ function webhookNoteUnits(variant: Variant): string {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`DROP TRIGGER api_keys_drop_webhooks ON api_keys; DROP FUNCTION api_keys_drop_webhooks()`).execute(db);
-  await sql.raw(`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'dropped'`).execute(db);
-  await sql.raw(`ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_state_check`).execute(db);
-  await sql.raw(`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_state_check CHECK (state IN ('pending', 'delivered', 'failed'))`).execute(db);
-  await sql.raw(`DROP TRIGGER units_webhook_delete ON units`).execute(db);
-  await sql.raw(webhookNoteUnits('before')).execute(db);
-  await sql.raw(`ALTER TABLE webhook_unit_before DROP COLUMN project_id, DROP COLUMN unit_area`).execute(db);
-  await touchFunctions(db, 'before');
-  for (const table of ['projects', 'units']) await sql.raw(`DROP TRIGGER ${table}_mark_own_change ON ${table}; DROP FUNCTION ${table}_mark_own_change()`).execute(db);
-  await sql.raw(`ALTER TABLE units DROP COLUMN own_version, DROP COLUMN details_version`).execute(db);
-  await sql.raw(`ALTER TABLE projects DROP COLUMN own_version`).execute(db);
-  for (const table of SHOWN_WITH_PROJECTS) await sql.raw(`DROP TRIGGER ${table}_mark_own_change ON ${table}; ALTER TABLE ${table} DROP COLUMN own_version`).execute(db);
-  await sql.raw(`DROP FUNCTION mark_own_change()`).execute(db);
+  // One statement each: PGlite runs a migration's statements as prepared statements.
+  const run = async (...statements: string[]) => {
+    for (const statement of statements) await sql.raw(statement).execute(db);
+  };
+  await run(`DROP TRIGGER api_keys_drop_webhooks ON api_keys`, `DROP FUNCTION api_keys_drop_webhooks()`);
+  await run(`UPDATE webhook_deliveries SET state = 'failed' WHERE state = 'dropped'`);
+  await run(`ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_state_check`);
+  await run(`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_state_check CHECK (state IN ('pending', 'delivered', 'failed'))`);
+  await run(`DROP TRIGGER units_webhook_delete ON units`, webhookNoteUnits('previous'), `ALTER TABLE webhook_unit_before DROP COLUMN project_id, DROP COLUMN unit_area`);
+  await touchFunctions(db, 'previous');
+  for (const table of ['projects', 'units']) await run(`DROP TRIGGER ${table}_mark_own_change ON ${table}`, `DROP FUNCTION ${table}_mark_own_change()`);
+  await run(`ALTER TABLE units DROP COLUMN own_version, DROP COLUMN details_version`, `ALTER TABLE projects DROP COLUMN own_version`);
+  for (const table of SHOWN_WITH_PROJECTS) await run(`DROP TRIGGER ${table}_mark_own_change ON ${table}`, `ALTER TABLE ${table} DROP COLUMN own_version`);
+  await run(`DROP FUNCTION mark_own_change()`);
 }
