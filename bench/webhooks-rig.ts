@@ -133,23 +133,19 @@ export interface Production {
 }
 
 /**
- * Price changes of visible units at `rate` events/s for `durationS`. A unit's change is reported with
- * the other live units of its project (the feed lists them: the project's prices changed), so each
- * import changes the priced units of whole projects, taken in turn until they make `batch` events,
- * and imports follow each other every events/rate seconds. `onTick` is called after each import
- * (e.g. to kill the service at some point).
+ * Price changes of visible units at `rate` events/s for `durationS`: each changed unit is one
+ * unit.changed event. Each import changes the priced units of whole projects, taken in turn until
+ * they make `batch` events, and imports follow each other every events/rate seconds. `onTick` is
+ * called after each import (e.g. to kill the service at some point).
  */
 export async function produce(rig: Rig, options: { rate: number; batch: number; durationS: number; onTick?: (elapsedS: number) => Promise<void> | void }): Promise<Production> {
   const { rate, batch, durationS } = options;
-  const { rows: sizes } = await sql<{ project_id: number; n: string }>`SELECT project_id, count(*) AS n FROM units WHERE deleted_at IS NULL GROUP BY project_id`.execute(rig.database.primary);
-  const liveUnits = new Map(sizes.map((row) => [Number(row.project_id), Number(row.n)]));
   const units: UnitRecord[] = [];
-  let eventsPerImport = 0;
   for (const projectId of new Set(rig.units.map((unit) => Number(unit.project_id)))) {
-    if (eventsPerImport >= batch) break;
+    if (units.length >= batch) break;
     units.push(...rig.units.filter((unit) => Number(unit.project_id) === projectId));
-    eventsPerImport += liveUnits.get(projectId) ?? 0;
   }
+  const eventsPerImport = units.length;
   const intervalMs = (eventsPerImport / rate) * 1000;
   const rounds = Math.floor((durationS * 1000) / intervalMs);
   const committedAt = new Map<number, number>();

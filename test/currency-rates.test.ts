@@ -126,20 +126,25 @@ describe.each(drivers)('currency rates (%s)', (driver) => {
     await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: AS_OF }] });
   });
 
-  it('a changed rate sends unit.changed and project.changed webhooks for that currency (empty `changes`: own-currency prices stay); restating it sends nothing', async () => {
+  it('a changed rate sends no webhook (no record\u2019s own answer changed: event prices are in the project\u2019s currency), while the feed lists what moved; a price change in that currency still does', async () => {
     const keyId = (await findActiveKeyByHash(t.db, hashApiKey(key)))!.id;
     const { endpoint } = await createEndpoint(t.db, { keyId, url: 'https://hooks.example.test/rates', eventTypes: ['unit.changed', 'project.changed'] });
     const messages = async () =>
       (await t.db.selectFrom('webhook_messages').select(['event_type', 'body']).where('endpoint_id', '=', endpoint.id).orderBy('created_at').orderBy('id').execute()).map(
         (row) => ({ type: row.event_type, data: JSON.parse(row.body).data as { id: number; changes?: string[]; price?: number } }),
       );
+    const cursor = (await get('/changes?limit=1000')).json().data.next_cursor as string;
     await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: '2026-11-23T12:00:00Z' }] });
-    expect(await messages()).toEqual([]);
     await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.2, as_of: '2026-11-24T12:00:00Z' }] });
+    expect(await messages()).toEqual([]);
+    const feed = (await get(`/changes?cursor=${encodeURIComponent(cursor)}`)).json().data.items as { type: string; id: number }[];
+    expect(feed.map((item) => `${item.type} ${item.id}`).sort()).toEqual(['project 2', 'unit 21']);
+    // A rate and a price in one import: the unit's price (in EUR), and its project's lowest price.
+    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.3, as_of: '2026-11-25T12:00:00Z' }], units: [unit(21, 2, 1_218_140)] });
     const sent = await messages();
     expect(sent.map((message) => `${message.type} ${message.data.id}`).sort()).toEqual(['project.changed 2', 'unit.changed 21']);
-    expect(sent.find((message) => message.type === 'unit.changed')!.data).toMatchObject({ changes: [], price: 1218139 });
-    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: AS_OF }] });
+    expect(sent.find((message) => message.type === 'unit.changed')!.data).toMatchObject({ changes: ['price'], price: 1_218_140, previous_price: 1_218_139 });
+    await load({ currency_rates: [{ currency: 'EUR', aed_per_unit: 4.0123, as_of: AS_OF }], units: [unit(21, 2, 1_218_139)] });
   });
 
   it('the SQL form of the rule equals the JavaScript form (exact, half away from zero, minor units)', async () => {

@@ -86,6 +86,9 @@ describe('isUnavailable', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED ::1:5432'), { code: 'ECONNREFUSED' });
     expect(isUnavailable(new AggregateError([refused], 'all addresses failed'))).toBe(true);
     expect(isUnavailable(new Error('query failed', { cause: refused }))).toBe(true);
+    // A full disk: the write is refused whole and works once space is freed.
+    expect(isUnavailable(Object.assign(new Error('could not extend file "base/1/2": No space left on device'), { code: '53100' }))).toBe(true);
+    expect(isUnavailable(Object.assign(new Error('write failed'), { code: 'ENOSPC' }))).toBe(true);
   });
 
   describe.skipIf(!serverUrl)('on PostgreSQL', () => {

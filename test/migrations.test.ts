@@ -52,4 +52,30 @@ describe.each(drivers)('migrations on a populated database (%s)', (driver) => {
       { id: 2, mins: Array(6).fill(null), maxs: Array(6).fill(null), mask: 0 },
     ]);
   });
+
+  it('0016 drops what was queued for keys already revoked and disables their endpoints; down and up again', async () => {
+    t = await createTestDatabase(driver, { migrate: false });
+    const db = t.database.db;
+    await migrateTo(db, '0015_webhook_leases');
+    await sql`INSERT INTO companies (id, company_type, company_name) VALUES (1, 2, 'Agency')`.execute(db);
+    await sql`INSERT INTO users (id, name, email) VALUES (1, 'Owner', 'owner@example.com')`.execute(db);
+    await sql`INSERT INTO api_keys (id, company_id, author_id, name, key_hash, key_prefix, status) VALUES (1, 1, 1, 'live', 'h1', 'ck_1', 0), (2, 1, 1, 'revoked', 'h2', 'ck_2', 1)`.execute(db);
+    await sql`INSERT INTO webhook_endpoints (id, api_key_id, url, event_types, secret) VALUES (1, 1, 'https://a.example/h', '{unit.changed}', 's1'), (2, 2, 'https://b.example/h', '{unit.changed}', 's2')`.execute(db);
+    await sql`INSERT INTO webhook_messages (id, endpoint_id, event_type, body) VALUES ('msg_1', 1, 'unit.changed', '{}'), ('msg_2', 2, 'unit.changed', '{}')`.execute(db);
+    await sql`INSERT INTO webhook_deliveries (message_id, endpoint_id) VALUES ('msg_1', 1), ('msg_2', 2)`.execute(db);
+    await migrateToLatest(db);
+    const state = async () =>
+      (await sql<{ endpoint: number; enabled: boolean; delivery: string }>`
+        SELECT e.id AS endpoint, e.enabled, d.state AS delivery FROM webhook_endpoints e JOIN webhook_deliveries d ON d.endpoint_id = e.id ORDER BY e.id`.execute(db)).rows;
+    expect(await state()).toEqual([
+      { endpoint: 1, enabled: true, delivery: 'pending' },
+      { endpoint: 2, enabled: false, delivery: 'dropped' },
+    ]);
+    await migrateTo(db, '0015_webhook_leases');
+    expect(await state()).toEqual([
+      { endpoint: 1, enabled: true, delivery: 'pending' },
+      { endpoint: 2, enabled: false, delivery: 'failed' },
+    ]);
+    expect(await migrateToLatest(db)).toEqual(['0016_webhook_own_changes']);
+  });
 });

@@ -7,6 +7,7 @@ import { createTestDatabase, drivers, type TestDatabase } from './helpers/databa
 import { importBundle } from '../src/import/import-bundle.js';
 import { AGENCY, baseBundle, OWNER } from './helpers/fixtures.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { startDeliveryWorker } from '../src/webhooks/worker.js';
 
 /*
  * `catalogue webhooks …` as the operator runs it (commander, the same program main.ts runs, here
@@ -88,6 +89,29 @@ describe.each(drivers)('webhooks CLI (%s)', (driver) => {
     const ping = await cli(['webhooks', 'test', id]);
     expect(ping.code).toBe(1);
     expect(ping.stderr).toMatch(/^error: ping msg_\w+ \(delivery \d+\) not delivered: HTTP 503 after \d+ ms\n$/);
+  });
+
+  it('`webhooks test` waits for the running service\u2019s attempt and prints its outcome (with the service\u2019s settings, not the CLI\u2019s)', async () => {
+    // The service allows private targets; the operator's CLI environment does not (as in the guide).
+    const worker = await startDeliveryWorker(test.database, { timeoutMs: 1_000, allowPrivate: true, retry: { baseMs: 200, retryForMs: 60_000 } });
+    try {
+      const created = await cli(['webhooks', 'create', '--key', String(keyId), '--url', receiver.url('/served'), '--events', 'application.created']);
+      const id = created.stdout.split('\t')[0];
+      const ping = await cli(['webhooks', 'test', id], {});
+      expect(ping.code, ping.stderr).toBe(0);
+      expect(ping.stdout).toMatch(/^ping msg_[0-9a-f]{32} \(delivery \d+\) delivered: HTTP 200 in \d+ ms\n$/);
+      // Exactly one request: the service's; the command did not send its own.
+      expect(receiver.received.filter((r) => r.path === '/served')).toHaveLength(1);
+
+      receiver.on('/served-failing', 500);
+      const failing = (await cli(['webhooks', 'create', '--key', String(keyId), '--url', receiver.url('/served-failing'), '--events', 'application.created'])).stdout.split('\t')[0];
+      const refused = await cli(['webhooks', 'test', failing], {});
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^error: ping msg_\w+ \(delivery \d+\) not delivered: HTTP 500 \(the service retries it like any delivery\)\n$/);
+      expect(receiver.received.filter((r) => r.path === '/served-failing')).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('refuses bad URLs, unknown events and unknown ids in one line', async () => {

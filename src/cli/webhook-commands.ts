@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { DEFAULT_EVENT_TYPES, EventTypesError, parseEventTypes, type EventType } from '../domain/webhook-events.js';
 import { checkTargetUrl, TargetError } from '../domain/webhook-target.js';
-import { listDeliveries, queueClaimedPing, redeliverOne, redeliverSince, type DeliveryListing } from '../queries/webhook-deliveries.js';
+import { listDeliveries, redeliverOne, redeliverSince, type DeliveryListing } from '../queries/webhook-deliveries.js';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -12,7 +12,7 @@ import {
   type EndpointChanges,
   type EndpointListing,
 } from '../queries/webhook-endpoints.js';
-import { attemptDelivery, leaseMs } from '../webhooks/worker.js';
+import { pingEndpoint } from '../webhooks/ping.js';
 import { integer, UsageError, type CliContext } from './cli-context.js';
 
 /*
@@ -145,17 +145,16 @@ export function addWebhookCommands(program: Command, context: CliContext): void 
 
   webhooks
     .command('test')
-    .description('send a ping event now and print the answer (retried like any delivery if it fails)')
+    .description('queue a ping event, wait for its first attempt (by the running service, or by this command when none runs) and print the answer; retried like any delivery if it fails')
     .argument('<id>', 'endpoint id', integer('id'))
     .action(async (id: number) => {
       const cfg = config().webhooks;
       await withDatabase(async (database) => {
         await mustExist(findEndpoint(database.db, id), id);
-        const ping = await mustExist(queueClaimedPing(database.primary, id, leaseMs(cfg.timeoutMs)), id);
-        const result = await attemptDelivery(database, ping, { timeoutMs: cfg.timeoutMs, allowPrivate: cfg.allowPrivateTargets, retry: { baseMs: cfg.retryBaseMs, retryForMs: cfg.retryForMs } });
-        const answer = result.status !== undefined ? `HTTP ${result.status}` : result.error;
-        if (result.record.kind !== 'delivered') throw new UsageError(`ping ${ping.message_id} (delivery ${ping.id}) not delivered: ${answer} after ${result.ms} ms`);
-        print(`ping ${ping.message_id} (delivery ${ping.id}) delivered: ${answer} in ${result.ms} ms`);
+        const ping = await mustExist(pingEndpoint(database, id, { timeoutMs: cfg.timeoutMs, allowPrivate: cfg.allowPrivateTargets, retry: { baseMs: cfg.retryBaseMs, retryForMs: cfg.retryForMs } }), id);
+        const took = (word: string) => (ping.ms === null ? '' : ` ${word} ${ping.ms} ms`);
+        if (!ping.delivered) throw new UsageError(`ping ${ping.messageId} (delivery ${ping.deliveryId}) not delivered: ${ping.answer}${took('after')}`);
+        print(`ping ${ping.messageId} (delivery ${ping.deliveryId}) delivered: ${ping.answer}${took('in')}`);
       });
     });
 
@@ -164,7 +163,7 @@ export function addWebhookCommands(program: Command, context: CliContext): void 
     .description('the delivery log of an endpoint (kept 30 days)')
     .argument('<id>', 'endpoint id', integer('id'))
     .option('--since <time>', 'queued at or after (RFC 3339, or 30m, 2h, 7d ago)', timeOption('--since'))
-    .option('--failed', 'only deliveries that failed or are being retried')
+    .option('--failed', 'only deliveries that failed, were dropped (their key revoked) or are being retried')
     .action(async (id: number, options: { since?: string; failed?: boolean }) => {
       await withDatabase(async ({ db }) => {
         await mustExist(findEndpoint(db, id), id);

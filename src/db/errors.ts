@@ -33,6 +33,15 @@ const NETWORK_CODES = new Set([
 const SERVER_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
 /*
+ * A full disk: the statement that needed space failed (PostgreSQL's disk_full, 53100, or the engine's
+ * own "No space left on device"), nothing of it was written, and the same request works once space
+ * is freed. Every write path answers it 503 with Retry-After, as an import's PANIC on the embedded
+ * engine is (the engine is then reopened).
+ */
+const DISK_FULL_STATE = '53100';
+const NO_SPACE = /no space left on device/i;
+
+/*
  * node-postgres and pg-pool report lost or impossible connections with plain Errors and these
  * messages (no code): the socket closing mid-query, connectionTimeoutMillis, query_timeout, and a
  * client that already lost its connection being used again (e.g. Kysely's ROLLBACK after the loss).
@@ -57,8 +66,8 @@ export function isUnavailable(error: unknown): boolean {
 function check(error: unknown, depth: number): boolean {
   if (depth > 4 || typeof error !== 'object' || error === null) return false;
   const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
-  if (typeof message === 'string' && DRIVER_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_STATES.has(code) || code === DISK_FULL_STATE || code === 'ENOSPC' || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (typeof message === 'string' && (DRIVER_MESSAGES.some((pattern) => pattern.test(message)) || NO_SPACE.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => check(inner, depth + 1))) return true;
   return check(cause, depth + 1);
 }

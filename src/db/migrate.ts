@@ -15,6 +15,7 @@ import * as webhooks from './migrations/0012_webhooks.js';
 import * as currencyRates from './migrations/0013_currency_rates.js';
 import * as webhookProbes from './migrations/0014_webhook_probes.js';
 import * as webhookLeases from './migrations/0015_webhook_leases.js';
+import * as webhookOwnChanges from './migrations/0016_webhook_own_changes.js';
 
 // Migrations are imported statically so they ship with the code, whatever runs it (tsx, a bundle, a test).
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013_currency_rates': currencyRates,
   '0014_webhook_probes': webhookProbes,
   '0015_webhook_leases': webhookLeases,
+  '0016_webhook_own_changes': webhookOwnChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -19,6 +19,11 @@ interface ChangeStamp {
   changed_at: Generated<string>;
 }
 
+/** The version of the last change of what the row itself shows, not its updated_at alone (migration 0016; null: none since). */
+interface OwnStamp {
+  own_version: Generated<number | null>;
+}
+
 export interface FilesTable {
   id: number;
   path: string;
@@ -30,7 +35,7 @@ export interface FilesTable {
   updated_at: Timestamp;
 }
 
-export interface CompaniesTable extends ChangeStamp {
+export interface CompaniesTable extends ChangeStamp, OwnStamp {
   id: number;
   company_type: number;
   company_name: string;
@@ -86,7 +91,7 @@ export interface VisibilityStamp {
   created_version: Generated<number>;
 }
 
-export interface ContractsTable extends ChangeStamp, VisibilityStamp {
+export interface ContractsTable extends ChangeStamp, VisibilityStamp, OwnStamp {
   opens_version: Generated<number>;
   agency_id: number;
   developer_id: number;
@@ -110,7 +115,7 @@ export interface ApiKeysTable {
   updated_at: Timestamp;
 }
 
-export interface AreasTable extends ChangeStamp {
+export interface AreasTable extends ChangeStamp, OwnStamp {
   id: number;
   name: string;
   city: string;
@@ -186,6 +191,8 @@ export interface ProjectsTable extends ChangeStamp, VisibilityStamp {
   unit_min_prices: Generated<(string | null)[]>;
   unit_max_prices: Generated<(string | null)[]>;
   unit_bedroom_mask: Generated<number>;
+  /** The version of the last change of the project's own answer (migration 0016; null: none since). */
+  own_version: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -225,6 +232,9 @@ export interface UnitsTable extends ChangeStamp, VisibilityStamp {
   deleted_at: NullableTimestamp;
   /** Copy of the unit's tag ids (sorted, unique) for the unit filters; unit_tag_links is the record. */
   tag_ids: Generated<number[]>;
+  /** The version of the last change of the unit's own answer, and of its own answer besides price, status and listing (migration 0016). */
+  own_version: Generated<number | null>;
+  details_version: Generated<number | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -469,7 +479,7 @@ export interface WebhookMessagesTable {
   created_at: Timestamp;
 }
 
-export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
 /** The delivery queue and log: `next_attempt_at` is the retry time and, while an attempt runs, its lease. */
 export interface WebhookDeliveriesTable {
@@ -498,4 +508,7 @@ export interface WebhookUnitBeforeTable {
   price: number | null;
   status: number | null;
   listed: boolean | null;
+  /** Where it was and its area (migration 0016): a project's unit summary before the transaction. */
+  project_id: number | null;
+  unit_area: number | null;
 }

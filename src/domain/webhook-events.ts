@@ -2,8 +2,10 @@
  * The webhook event types, in one place: what an endpoint may subscribe to (CLI `--events`), what the
  * OpenAPI `webhooks:` section documents (src/contract/webhook-events.ts) and what is recorded.
  *
- * Catalogue events follow GET /changes entry for entry (an `upsert` is `*.changed`, a `removed` is
- * `*.removed`): a webhook sees what its key's feed sees, in its key's prices.
+ * Catalogue events are drawn from GET /changes (a webhook sees only what its key's feed sees, in its
+ * key's prices) but say what changed, once: one event per record whose own answer changed (a
+ * `removed` is `*.removed`; an `upsert` is `*.changed` when the record's own answer changed, migration
+ * 0016). The feed also lists what a mirror must re-read because something it embeds changed.
  */
 export const CATALOGUE_EVENT_TYPES = ['project.changed', 'project.removed', 'unit.changed', 'unit.removed'] as const;
 export const EVENT_TYPES = [...CATALOGUE_EVENT_TYPES, 'application.created', 'ping'] as const;

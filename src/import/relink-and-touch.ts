@@ -13,8 +13,8 @@ import { execute, query } from './raw-sql.js';
  * A project's nearby block changes when a facility linked to it changes what it serves or where it is
  * (facilities.changed_version, migration 0008): the projects linked to such a facility before the
  * relink (its old position) and after it (its new one) are touched, so GET /changes lists them. The
- * link rule itself decides which projects those are. Projects the import wrote are already at this
- * version and skipped.
+ * link rule itself decides which projects those are. Projects whose own answer the import changed are
+ * already at this version and skipped.
  */
 export async function relinkAndTouch(db: Kysely<DB>, scope: RelinkScope): Promise<number> {
   // relinkFacilities writes links and projects, never facilities: one count serves both touches.
@@ -53,5 +53,7 @@ async function touchProjectsNearChangedFacilities(db: Kysely<DB>, changed: numbe
       ? `EXISTS (SELECT 1 FROM ${LINKS_TABLE} pf WHERE pf.project_id = p.id)`
       : `p.id IN (SELECT pf.project_id FROM facilities f JOIN ${LINKS_TABLE} pf ON pf.facility_id = f.id
                    WHERE f.changed_version = (SELECT note_catalogue_change()))`;
-  await execute(db, `UPDATE projects p SET changed_version = -1 WHERE p.changed_version <> (SELECT note_catalogue_change()) AND ${linked}`, []);
+  // Skips projects whose own answer already changed in this transaction, not those touched for the feed
+  // only (by a unit's change): the nearby block is the project's own (migration 0016).
+  await execute(db, `UPDATE projects p SET changed_version = -1 WHERE p.own_version IS DISTINCT FROM (SELECT note_catalogue_change()) AND ${linked}`, []);
 }

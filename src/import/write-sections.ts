@@ -6,7 +6,7 @@ import { facilityCoordinates, servedFacility } from './facility-row.js';
 import type { AnyRecord, Records } from './bundle-records.js';
 import { SECTIONS, type Bundle, type SectionName } from './bundle-schema.js';
 import type { StepTimer } from './step-timer.js';
-import { chunks, execute } from './raw-sql.js';
+import { chunks, execute, query } from './raw-sql.js';
 import { DEFAULT, NOW, quote, upsert, type Table } from './upsert.js';
 
 /*
@@ -165,8 +165,35 @@ const TABLES = {
   },
 } satisfies Record<SectionName, Table>;
 
-/** payment_plans, image_file_ids and feature_ids replace what is stored; omitted means empty. */
-async function replaceProjectLists(db: Kysely<DB>, projects: Records<'projects'>): Promise<void> {
+/**
+ * payment_plans, image_file_ids and feature_ids replace what is stored; omitted means empty. Only the
+ * projects whose lists differ are rewritten: rewriting touches the project (migration 0008), and an
+ * unchanged list restated must neither list it in GET /changes nor send a webhook.
+ */
+async function replaceProjectLists(db: Kysely<DB>, allProjects: Records<'projects'>): Promise<void> {
+  const stored = new Map<number, string>();
+  for (const batch of chunks(allProjects, IDS_PER_STATEMENT)) {
+    const rows = await query<{ id: number; plans: [number, number | string][] | null; images: number[] | null; features: number[] | null }>(
+      db,
+      `SELECT p.id,
+              (SELECT json_agg(json_build_array(l.type, l.percent) ORDER BY l.position) FROM project_payment_plans l WHERE l.project_id = p.id) AS plans,
+              (SELECT json_agg(l.file_id ORDER BY l.position) FROM project_images l WHERE l.project_id = p.id) AS images,
+              (SELECT json_agg(l.feature_id ORDER BY l.feature_id) FROM project_feature_links l WHERE l.project_id = p.id) AS features
+         FROM projects p WHERE p.id = ANY($1::int[])`,
+      [batch.map((p) => p.id)],
+    );
+    for (const row of rows) stored.set(row.id, listsKey(row.plans ?? [], row.images ?? [], row.features ?? []));
+  }
+  const projects = allProjects.filter(
+    (p) =>
+      stored.get(p.id) !==
+      listsKey(
+        (p.payment_plans ?? []).map((plan) => [plan.type, plan.percent]),
+        p.image_file_ids ?? [],
+        p.feature_ids ?? [],
+      ),
+  );
+  if (projects.length === 0) return;
   const ids = projects.map((p) => p.id);
   for (const table of ['project_payment_plans', 'project_images', 'project_feature_links']) {
     await deleteWhereIn(db, table, 'project_id', ids);
@@ -177,6 +204,11 @@ async function replaceProjectLists(db: Kysely<DB>, projects: Records<'projects'>
   await insertColumns(db, 'project_images', ['project_id', 'position', 'file_id'], ['int', 'int', 'int'], images);
   const features = projects.flatMap((p) => (p.feature_ids ?? []).map((featureId) => [p.id, featureId]));
   await insertColumns(db, 'project_feature_links', ['project_id', 'feature_id'], ['int', 'int'], features);
+}
+
+/** A project's lists as one comparable text: plans in order, images in order, features as a set. */
+function listsKey(plans: [number, number | string][], images: number[], features: number[]): string {
+  return JSON.stringify([plans.map(([type, percent]) => [Number(type), Number(percent)]), images.map(Number), [...features].map(Number).sort((a, b) => a - b)]);
 }
 
 /**

@@ -20,6 +20,9 @@ import { newMessageId } from '../domain/webhook-secrets.js';
  * "Webhooks"). An endpoint that answers with an error status is not held: the error may belong to one
  * message only.
  * A delivery being attempted (its lease, leased_until, not over) is neither held nor released.
+ *
+ * States: `pending` (queued or being retried), `delivered`, `failed` (given up), `dropped` (its key was
+ * revoked or deleted before it was sent: never sent afterwards, migration 0016).
  */
 
 export interface ClaimedDelivery {
@@ -60,6 +63,8 @@ export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs:
     WITH due AS (
       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
        WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND e.enabled
+         -- Never for a revoked key (its queue is dropped when it is revoked, migration 0016; this holds whatever wrote the rows).
+         AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = e.api_key_id AND k.status = 0 AND k.deleted_at IS NULL)
        ORDER BY d.next_attempt_at, d.id
        LIMIT ${limit}::int
        FOR UPDATE OF d SKIP LOCKED
@@ -76,23 +81,56 @@ export async function claimDueDeliveries(db: Kysely<DB>, limit: number, leaseMs:
   return rows.map(toClaimed);
 }
 
-/** Queues a `ping` for the endpoint, already claimed by the caller (who attempts it at once). */
-export async function queueClaimedPing(db: Kysely<DB>, endpointId: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+/** Queues a `ping` for the endpoint, due now (its insert wakes the delivery workers at commit); undefined: no such endpoint. */
+export async function queuePing(db: Kysely<DB>, endpointId: number): Promise<{ id: number; message_id: string } | undefined> {
   const id = newMessageId();
   const body = JSON.stringify({ type: 'ping', timestamp: new Date().toISOString(), data: { endpoint_id: endpointId, message: 'ping from the Catalogue API' } });
-  const { rows } = await sql<ClaimRow>`
+  const { rows } = await sql<{ id: number; message_id: string }>`
     WITH m AS (
       INSERT INTO webhook_messages (id, endpoint_id, event_type, body)
       SELECT ${id}, id, 'ping', ${body} FROM webhook_endpoints WHERE id = ${endpointId}
       RETURNING *
+    )
+    INSERT INTO webhook_deliveries (message_id, endpoint_id) SELECT m.id, m.endpoint_id FROM m
+    RETURNING id, message_id`.execute(db);
+  return rows[0] && { id: Number(rows[0].id), message_id: rows[0].message_id };
+}
+
+/** Claims delivery `id` for `leaseMs` if nobody has attempted it yet (whatever its endpoint's state). */
+export async function claimUnattempted(db: Kysely<DB>, id: number, leaseMs: number): Promise<ClaimedDelivery | undefined> {
+  const { rows } = await sql<ClaimRow>`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d WHERE d.id = ${id} AND d.state = 'pending' AND d.attempts = 0 FOR UPDATE SKIP LOCKED
     ), c AS (
-      INSERT INTO webhook_deliveries (message_id, endpoint_id, attempts, last_attempt_at, next_attempt_at, leased_until)
-      SELECT m.id, m.endpoint_id, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond', now() + ${leaseMs}::int * interval '1 millisecond' FROM m
-      RETURNING *
+      UPDATE webhook_deliveries d
+         SET attempts = 1, last_attempt_at = now(), next_attempt_at = now() + ${leaseMs}::int * interval '1 millisecond',
+             leased_until = now() + ${leaseMs}::int * interval '1 millisecond', waits_for_probe = NULL
+        FROM due WHERE d.id = due.id
+      RETURNING d.*
     )
     SELECT ${claimedColumns}
-      FROM c JOIN m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
+      FROM c JOIN webhook_messages m ON m.id = c.message_id JOIN webhook_endpoints e ON e.id = c.endpoint_id`.execute(db);
   return rows[0] && toClaimed(rows[0]);
+}
+
+export interface DeliveryProgress {
+  state: WebhookDeliveryState;
+  attempts: number;
+  last_status: number | null;
+  last_error: string | null;
+  /** An attempt is running (its outcome not written yet). */
+  attempting: boolean;
+  /** Milliseconds from the last attempt to completion (delivered or given up). */
+  took_ms: number | null;
+}
+
+export async function deliveryProgress(db: Kysely<DB>, id: number): Promise<DeliveryProgress | undefined> {
+  const { rows } = await sql<DeliveryProgress>`
+    SELECT state, attempts, last_status, last_error, coalesce(leased_until > now(), false) AS attempting,
+           extract(epoch FROM completed_at - last_attempt_at) * 1000 AS took_ms
+      FROM webhook_deliveries WHERE id = ${id}`.execute(db);
+  const row = rows[0];
+  return row && { ...row, took_ms: row.took_ms === null ? null : Math.round(Number(row.took_ms)) };
 }
 
 /**
@@ -245,7 +283,7 @@ export async function listDeliveries(db: Kysely<DB>, endpointId: number, options
     .orderBy('d.id')
     .limit(options.limit ?? 1000);
   if (options.since) query = query.where('d.created_at', '>=', options.since);
-  if (options.failed) query = query.where((eb) => eb.or([eb('d.state', '=', 'failed'), eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)])]));
+  if (options.failed) query = query.where((eb) => eb.or([eb('d.state', 'in', ['failed', 'dropped']), eb.and([eb('d.state', '=', 'pending'), eb('d.attempts', '>', 0)])]));
   return (await query.execute()).map((row) => ({ ...row, id: Number(row.id) }));
 }
 

@@ -64,10 +64,22 @@ export interface EndpointChanges {
 
 /**
  * Changes an endpoint. Disabling by hand says so in `list`; enabling clears the reason and makes the
- * deliveries held meanwhile due at once (the workers are woken at commit).
+ * deliveries held meanwhile due at once (the workers are woken at commit). An endpoint of a revoked
+ * key stays disabled (migration 0016 disabled it and dropped its queue when the key was revoked).
  */
 export async function updateEndpoint(db: Kysely<DB>, id: number, changes: EndpointChanges): Promise<EndpointListing | undefined> {
   return db.transaction().execute(async (trx) => {
+    if (changes.enabled) {
+      const key = await trx
+        .selectFrom('webhook_endpoints as e')
+        .innerJoin('api_keys as k', 'k.id', 'e.api_key_id')
+        .select(['k.id', 'k.status', 'k.deleted_at'])
+        .where('e.id', '=', id)
+        .executeTakeFirst();
+      if (key && (key.status !== 0 || key.deleted_at !== null)) {
+        throw new WebhookAdminError(`endpoint ${id} belongs to key ${key.id}, which is revoked: a webhook sees what its key sees, and a revoked key sees nothing`);
+      }
+    }
     const set: Partial<Selectable<WebhookEndpointsTable>> = {};
     if (changes.url !== undefined) set.url = changes.url;
     if (changes.eventTypes !== undefined) set.event_types = [...changes.eventTypes];

@@ -493,8 +493,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A project changed (or became visible) for the key
-         * @description The GET /changes entry `{type: "project", change: "upsert"}`: fetch GET /projects/{id}. Sent to endpoints subscribed to `project.changed` (`catalogue webhooks create --events`).
+         * A project’s own answer changed (or it became visible) for the key
+         * @description Its own fields, plans, images, features, files, nearby facilities, developer, area or contract, or its unit summary (`price_from`, `size_from`) changed: fetch GET /projects/{id}. A change of one unit that leaves the summary as it was comes as that unit’s `unit.changed` only (GET /changes also lists the project, whose detail lists its units). Sent to endpoints subscribed to `project.changed` (`catalogue webhooks create --events`).
          */
         post: operations["webhookProjectChanged"];
         delete?: never;
@@ -533,8 +533,8 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A unit changed (or became visible) for the key
-         * @description The GET /changes entry `{type: "unit", change: "upsert"}`, with what changed among price, status and availability, and the previous values. Sent to endpoints subscribed to `unit.changed` (`catalogue webhooks create --events`).
+         * A unit’s own answer changed (or it became visible) for the key
+         * @description What changed among availability, price, status and its other details, with the previous price and status: one event per unit and change. Sent to endpoints subscribed to `unit.changed` (`catalogue webhooks create --events`).
          */
         post: operations["webhookUnitChanged"];
         delete?: never;
@@ -2713,7 +2713,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -2932,7 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3159,7 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3377,7 +3377,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3587,7 +3587,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -3797,7 +3797,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4032,7 +4032,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4270,7 +4270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4865,7 +4865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5394,7 +5394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -5613,7 +5613,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6028,7 +6028,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6328,7 +6328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -6850,7 +6850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7207,7 +7207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -7488,7 +7488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server. */
+            /** @description `service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -8844,8 +8844,8 @@ export interface operations {
                         catalogue_version: number;
                         /** @description A GET /changes cursor (for this endpoint’s key) from which the feed lists this change and everything after it. After an outage, or to check, pull `GET /changes?cursor=<this>` and follow `next_cursor`: nothing is missed. */
                         cursor: string;
-                        /** @description What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds; or the exchange rate of its project’s currency, which moves its price under `currency=`). */
-                        changes: ("price" | "status" | "availability")[];
+                        /** @description What changed in the unit’s own answer, never empty: `availability` (it was not listed for the key before: new, restored after a deletion, or its project became visible to the key), `price`, `status`, `details` (anything else of its own: number, bedrooms, size, floor, furnishing, parking, tags, plan). A change of its project (which GET /units/{id} embeds) comes as that project’s `project.changed`, not as an event per unit; a new exchange rate sends no event (prices here are in the project’s own currency; GET /changes lists the records whose `currency=` prices moved). */
+                        changes: ("price" | "status" | "availability" | "details")[];
                         /** @description The price now, in the key’s prices and the project’s own currency, as GET /units/{id} gives it without `currency=` (null: no price). */
                         price: number | null;
                         /** @description With `price` in `changes`: the price before, in the key’s prices and the project’s own currency. */

@@ -51,7 +51,7 @@ const errorDescriptions = {
   409: 'Conflict.',
   410: 'Gone: what the request refers to can no longer be served.',
   500: '`internal server error`: unexpected failure, logged on the server. Read operations may be retried with backoff.',
-  503: '`service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection). Sent with `Retry-After` (seconds); the same request works once the database is back, without any action on the server.',
+  503: '`service unavailable, retry later`: the database cannot be reached (refused, reset or timed-out connection), or a write found its disk full (nothing of it was written). Sent with `Retry-After` (seconds); the same request works once the database is back or space is freed, without any other action on the server.',
 } as const;
 
 type ErrorCode = keyof typeof errorDescriptions;

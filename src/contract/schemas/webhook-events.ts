@@ -20,17 +20,20 @@ const feedFields = {
 export const ProjectEventData = Type.Object({ id: Type.Integer({ description: 'The project\u2019s id.' }), ...feedFields });
 export type ProjectEventData = Static<typeof ProjectEventData>;
 
-export const UnitChange = Type.Union([Type.Literal('price'), Type.Literal('status'), Type.Literal('availability')]);
+export const UnitChange = Type.Union([Type.Literal('price'), Type.Literal('status'), Type.Literal('availability'), Type.Literal('details')]);
 
 export const UnitChangedData = Type.Object({
   id: Type.Integer({ description: 'The unit\u2019s id.' }),
   project_id: Type.Integer({ description: 'Its project.' }),
   ...feedFields,
   changes: Type.Array(UnitChange, {
+    minItems: 1,
     description:
-      'What changed in the unit itself: `price`, `status`, `availability` (it was not listed before: new, or restored after a ' +
-      'deletion). Empty: something else changed (its size, tags, plan, or its project, which a unit response embeds; or the exchange ' +
-      'rate of its project\u2019s currency, which moves its price under `currency=`).',
+      'What changed in the unit\u2019s own answer, never empty: `availability` (it was not listed for the key before: new, restored ' +
+      'after a deletion, or its project became visible to the key), `price`, `status`, `details` (anything else of its own: number, ' +
+      'bedrooms, size, floor, furnishing, parking, tags, plan). A change of its project (which GET /units/{id} embeds) comes as that ' +
+      'project\u2019s `project.changed`, not as an event per unit; a new exchange rate sends no event (prices here are in the ' +
+      'project\u2019s own currency; GET /changes lists the records whose `currency=` prices moved).',
   }),
   price: Type.Union([Type.Number(), Type.Null()], {
     description: 'The price now, in the key\u2019s prices and the project\u2019s own currency, as GET /units/{id} gives it without `currency=` (null: no price).',
@@ -88,8 +91,11 @@ export interface EventDataTypes {
 export const WEBHOOK_EVENTS: { [T in EventType]: { data: TSchema; summary: string; description: string; example: EventDataTypes[T] } } = {
   'project.changed': {
     data: ProjectEventData,
-    summary: 'A project changed (or became visible) for the key',
-    description: 'The GET /changes entry `{type: "project", change: "upsert"}`: fetch GET /projects/{id}.',
+    summary: 'A project\u2019s own answer changed (or it became visible) for the key',
+    description:
+      'Its own fields, plans, images, features, files, nearby facilities, developer, area or contract, or its unit summary ' +
+      '(`price_from`, `size_from`) changed: fetch GET /projects/{id}. A change of one unit that leaves the summary as it was comes as ' +
+      'that unit\u2019s `unit.changed` only (GET /changes also lists the project, whose detail lists its units).',
     example: { id: 1, changed_at: '2026-11-25T09:30:00.000Z', catalogue_version: 42, cursor: 'eyJ2IjoxLCJrZXkiOjcsInB2Ijo1LCJhdCI6NDEsInJhbmsiOjIsImlkIjowLCJ0aHJvdWdoIjo0MX0.2wM4k0ZrS7yq1Q9m' },
   },
   'project.removed': {
@@ -100,8 +106,8 @@ export const WEBHOOK_EVENTS: { [T in EventType]: { data: TSchema; summary: strin
   },
   'unit.changed': {
     data: UnitChangedData,
-    summary: 'A unit changed (or became visible) for the key',
-    description: 'The GET /changes entry `{type: "unit", change: "upsert"}`, with what changed among price, status and availability, and the previous values.',
+    summary: 'A unit\u2019s own answer changed (or it became visible) for the key',
+    description: 'What changed among availability, price, status and its other details, with the previous price and status: one event per unit and change.',
     example: {
       id: 101,
       project_id: 1,
