@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { servedCommands } from '../src/cli/commands.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
-import { startServer, type RunningServer } from '../src/server.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
+import { startServer, type RunningServer } from '../src/service/server.js';
 import { AGENCY, baseBundle, DEV, OWNER, withRecords } from './helpers/fixtures.js';
 
 /*

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { createEndpoint } from '../src/queries/webhook-endpoints.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/worker.js';
 import { createTestApp, type TestApp } from './helpers/app.js';

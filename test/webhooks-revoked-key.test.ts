@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli, runCli, type CliContext } from '../src/cli/commands.js';
 import { importBundle } from '../src/import/import-bundle.js';
-import { createApiKey } from '../src/keys.js';
+import { createApiKey } from '../src/queries/api-key-admin.js';
 import { listDeliveries } from '../src/queries/webhook-deliveries.js';
 import { createEndpoint, findEndpoint, updateEndpoint } from '../src/queries/webhook-endpoints.js';
 import { startDeliveryWorker, type DeliveryWorker } from '../src/webhooks/worker.js';
